@@ -1,0 +1,236 @@
+/**
+ * The public response shapes of service-spec.md §2 and §4, with the open cases
+ * of data-and-rules.md §4. Single source of truth: the handler's tests parse
+ * every success body with these, and the OpenAPI document is generated from them.
+ */
+import { z } from 'zod';
+
+const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).meta({ description: 'Dataset month, YYYY-MM', example: '2026-04' });
+const DateStr = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'Date, YYYY-MM-DD', example: '2026-04-30' });
+const Score = z.number().min(0).max(100).meta({ description: 'Score from 0 to 100, rounded half-up to one decimal' });
+const Rank = z.number().int().min(1);
+const Count = z.number().int().min(0);
+const Url = z.string().url();
+const Slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/).meta({ description: 'Lowercase, hyphenated company name' });
+
+export const MonthSchema = Month;
+export const DateSchema = DateStr;
+
+/** §2.2, short form: carried by every data body. */
+export const MethodologyShortSchema = z
+  .object({
+    version: z.string(),
+    url: Url,
+    models: z.array(z.string()),
+  })
+  .meta({ id: 'MethodologyShort' });
+
+/** §2.2, long form: carried by the index. */
+export const MethodologySchema = MethodologyShortSchema.extend({
+  description: z.string(),
+}).meta({ id: 'Methodology' });
+
+/** §2.1 */
+export const IndexResponseSchema = z
+  .object({
+    name: z.string(),
+    apiVersion: z.literal('v1'),
+    datasetVersion: Month,
+    month: Month,
+    lastUpdated: DateStr,
+    description: z.string(),
+    links: z.object({
+      self: Url,
+      health: Url,
+      search: Url,
+      company: Url,
+      rankings: Url,
+      leaders: Url,
+      compare: Url,
+      openapi: Url,
+      documentation: Url.optional(),
+    }),
+    methodology: MethodologySchema,
+    dataset: z.object({
+      totalCompanies: Count,
+      industries: z.array(z.string()),
+      countries: z.array(z.string()),
+      months: z.array(Month),
+    }),
+    rateLimit: z.string().optional(),
+    documentation: Url.optional(),
+    llmsTxt: Url.optional(),
+    openapi: Url.optional(),
+    endpoints: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'DatasetIndex' });
+
+/** §2.3 */
+export const HealthResponseSchema = z
+  .object({
+    status: z.literal('ok'),
+    apiVersion: z.literal('v1'),
+    datasetVersion: Month,
+    month: Month,
+    lastUpdated: DateStr,
+    companies: Count,
+    industries: Count,
+  })
+  .meta({ id: 'Health' });
+
+/** §2.4 */
+export const SearchResultSchema = z
+  .object({
+    company: z.string(),
+    slug: Slug,
+    website: z.string(),
+    industry: z.string(),
+    industries: z.array(z.string()),
+    country: z.string(),
+    latestRanking: z.object({
+      rank: Rank,
+      industryRank: Rank,
+      totalCompaniesInIndustry: Count,
+      visibilityScore: Score,
+      month: Month,
+    }),
+    profileUrl: Url,
+    apiUrl: Url,
+  })
+  .meta({ id: 'SearchResult' });
+
+export const SearchResponseSchema = z
+  .object({
+    query: z.string(),
+    month: Month,
+    lastUpdated: DateStr,
+    methodology: MethodologyShortSchema,
+    results: z.array(SearchResultSchema),
+  })
+  .meta({ id: 'SearchResponse' });
+
+const ModelScore = Score.nullable().meta({ description: 'null when the model was not asked in this industry and country' });
+
+/** §2.5 */
+export const CompanyProfileSchema = z
+  .object({
+    company: z.string(),
+    slug: Slug,
+    website: z.string(),
+    industry: z.string(),
+    country: z.string(),
+    month: Month,
+    visibilityScore: Score,
+    overallRank: Rank,
+    totalCompaniesInCountry: Count,
+    industryRank: Rank,
+    totalCompaniesInIndustry: Count,
+    mentionCount: Count,
+    modelScores: z.object({ chatgpt: ModelScore, googleAi: ModelScore, perplexity: ModelScore }),
+    themes: z.record(z.string(), z.object({ rank: Rank, score: Score })),
+    otherIndustries: z.array(z.object({ industry: z.string(), industryRank: Rank, visibilityScore: Score })),
+    history: z.array(z.object({ month: Month, rank: Rank, visibilityScore: Score })),
+    countries: z.array(z.string()).meta({ description: 'Every country (display name) where the company has data this month' }),
+    summary: z.string(),
+    lastUpdated: DateStr,
+    profileUrl: Url,
+    apiUrl: Url,
+    methodology: MethodologyShortSchema,
+  })
+  .meta({ id: 'CompanyProfile' });
+
+/** §2.6 */
+export const LeaderboardEntrySchema = z
+  .object({
+    rank: Rank,
+    company: z.string(),
+    slug: Slug,
+    industry: z.string(),
+    visibilityScore: Score,
+    mentionCount: Count,
+    previousRank: Rank.nullable(),
+    rankChange: z.number().int().nullable(),
+    profileUrl: Url,
+  })
+  .meta({ id: 'LeaderboardEntry' });
+
+export const SORTS = ['rank', 'score', 'mentions', 'name', 'change'] as const;
+
+/** §4.5 */
+export const RankingsResponseSchema = z
+  .object({
+    industry: z.string(),
+    country: z.string(),
+    month: Month,
+    previousMonth: Month.nullable(),
+    lastUpdated: DateStr,
+    sort: z.enum(SORTS),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(100),
+    totalCompanies: Count,
+    totalPages: Count,
+    methodology: MethodologyShortSchema,
+    rankings: z.array(LeaderboardEntrySchema),
+  })
+  .meta({ id: 'Rankings' });
+
+/** §2.7 */
+export const LeaderEntrySchema = z
+  .object({ rank: Rank, company: z.string(), score: Score, slug: Slug })
+  .meta({ id: 'LeaderEntry' });
+
+/** §4.6 */
+export const LeadersResponseSchema = z
+  .object({
+    industry: z.string(),
+    country: z.string(),
+    month: Month,
+    lastUpdated: DateStr,
+    totalCompanies: Count,
+    methodology: MethodologyShortSchema,
+    topCompanies: z.array(LeaderEntrySchema),
+  })
+  .meta({ id: 'Leaders' });
+
+/** §4.7 */
+export const CompareResponseSchema = z
+  .object({
+    month: Month,
+    lastUpdated: DateStr,
+    methodology: MethodologyShortSchema,
+    companies: z.array(CompanyProfileSchema).min(2).max(5),
+  })
+  .meta({ id: 'Compare' });
+
+export const ERROR_CODES = ['bad_request', 'not_found', 'method_not_allowed', 'rate_limited', 'internal'] as const;
+
+/** §7, with the extra fields of data-and-rules.md §4. */
+export const ErrorResponseSchema = z
+  .object({
+    error: z.enum(ERROR_CODES),
+    message: z.string(),
+    parameter: z.string().optional(),
+    validIndustries: z.array(z.string()).optional(),
+    validCountries: z.array(z.string()).optional(),
+    validMonths: z.array(Month).optional(),
+    validSorts: z.array(z.string()).optional(),
+    unknown: z.array(z.string()).optional(),
+    countries: z.array(z.string()).optional(),
+    retryAfter: z.number().int().optional(),
+  })
+  .meta({ id: 'Error' });
+
+export type IndexResponse = z.infer<typeof IndexResponseSchema>;
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+export type CompanyProfile = z.infer<typeof CompanyProfileSchema>;
+export type LeaderboardEntry = z.infer<typeof LeaderboardEntrySchema>;
+export type RankingsResponse = z.infer<typeof RankingsResponseSchema>;
+export type LeaderEntry = z.infer<typeof LeaderEntrySchema>;
+export type LeadersResponse = z.infer<typeof LeadersResponseSchema>;
+export type CompareResponse = z.infer<typeof CompareResponseSchema>;
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+export type MethodologyShort = z.infer<typeof MethodologyShortSchema>;
+export type Methodology = z.infer<typeof MethodologySchema>;
+export type Sort = (typeof SORTS)[number];
