@@ -2,6 +2,8 @@
  * The precomputed view store: what the build writes under `dist/views/` and what
  * the thin function reads through its read-only store. Every request is answered
  * from one to five of these files (meta.json is read once per instance).
+ * Response bodies are shaped from these views by `./shape.ts` (rankingsBody,
+ * leadersBody, methodologyShort): the handler and the static emitter both call it.
  */
 import type { CompanyProfile, Methodology, IndexResponse, HealthResponse } from '../schemas/responses.ts';
 
