@@ -101,29 +101,21 @@ export function shuffle<T>(rng: Rng, items: T[]): T[] {
   return items;
 }
 
+// Letters that NFKD does not decompose into base letter + mark (same table as src/core/text.ts).
+const LETTERS: Record<string, string> = { ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ß: 'ss', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'TH', ı: 'i' };
+const LETTER_RE = /[øØæÆœŒßłŁđĐþÞı]/g;
+
 export function stripDiacritics(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}+/gu, '');
+  return s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(LETTER_RE, (c) => LETTERS[c] ?? c);
 }
 
 /** Name folding of data-and-rules §1.4: trim, lowercase, collapse blanks, strip diacritics. */
 export function foldName(s: string): string {
-  return stripDiacritics(s.trim().toLowerCase().replace(/\s+/g, ' '));
-}
-
-// Letters that NFD does not decompose; mapped so that uniqueness holds under any reasonable folding.
-const NON_DECOMPOSABLE: Record<string, string> = { ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', ß: 'ss', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D' };
-const NON_DECOMPOSABLE_RE = /[øØæÆßłŁđĐ]/g;
-
-export function hasNonDecomposable(s: string): boolean {
-  return /[øØæÆßłŁđĐ]/.test(s);
-}
-
-function strictKey(s: string): string {
-  return foldName(s.replace(NON_DECOMPOSABLE_RE, (c) => NON_DECOMPOSABLE[c] ?? c));
+  return stripDiacritics(s.trim()).toLowerCase().replace(/\s+/g, ' ');
 }
 
 export function slugify(name: string): string {
-  return stripDiacritics(name.replace(NON_DECOMPOSABLE_RE, (c) => NON_DECOMPOSABLE[c] ?? c))
+  return stripDiacritics(name)
     .toLowerCase()
     .replace(/&/g, '')
     .replace(/[^a-z0-9]+/g, '-')
@@ -257,7 +249,7 @@ export function generateRegistry(opts: { companies: number; seed: number; months
         if (at > 0) root = root.slice(0, at) + pick(rng, accents) + root.slice(at + 1);
       }
       root = capitalize(root);
-      const key = strictKey(root);
+      const key = foldName(root);
       if (usedRoots.has(key) || REAL_NAMES.has(key)) continue;
       usedRoots.add(key);
       return root;
@@ -295,7 +287,7 @@ export function generateRegistry(opts: { companies: number; seed: number; months
       if (suffix === '& Co' && roots.length > 1) suffix = 'LLC';
       name = COMMA_SUFFIXES.has(suffix) && rng() < 0.5 ? `${base}, ${suffix}` : `${base} ${suffix}`;
     }
-    const key = strictKey(name);
+    const key = foldName(name);
     const slug = slugify(name);
     if (owners.has(key) || slugs.has(slug)) continue;
     owners.set(key, drafts.length);
@@ -310,7 +302,7 @@ export function generateRegistry(opts: { companies: number; seed: number; months
   const out: GenCompany[] = [];
   drafts.forEach((d, idx) => {
     const claim = (candidate: string, list: string[]): void => {
-      const k = strictKey(candidate);
+      const k = foldName(candidate);
       if (k.length < 2 || owners.has(k)) return;
       owners.set(k, idx);
       list.push(candidate);
@@ -344,7 +336,7 @@ export function generateRegistry(opts: { companies: number; seed: number; months
     }
     countries.sort((a, b) => (a === 'us' ? -1 : b === 'us' ? 1 : a.localeCompare(b)));
 
-    let site = stripDiacritics(first.replace(NON_DECOMPOSABLE_RE, (c) => NON_DECOMPOSABLE[c] ?? c)).toLowerCase();
+    let site = slugify(first);
     const word = d.descriptor ? slugify(d.descriptor.split(' ')[0] as string) : '';
     if (word.length <= 6) site += word;
     const tld = rng() < 0.8 ? '.example' : '.test';
