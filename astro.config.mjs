@@ -1,0 +1,11 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+
+// The build (scripts/build.ts) passes outDir and site; SITE_URL is the absolute base of every URL.
+export default defineConfig({
+  site: (process.env.SITE_URL || 'http://localhost:4321').replace(/\/+$/, ''),
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  devToolbar: { enabled: false },
+  telemetry: false,
+});

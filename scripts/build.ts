@@ -1,0 +1,49 @@
+/**
+ * npm run build. Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
+ * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
+ * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only).
+ */
+import { resolve } from 'node:path';
+import { DataError, formatIssue } from '../src/core/data-error.ts';
+import { runBuild } from '../src/build/run-build.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const env = process.env;
+const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;
+if (epoch !== undefined && !Number.isInteger(epoch)) {
+  console.error(`SOURCE_DATE_EPOCH must be an integer number of seconds, got "${env.SOURCE_DATE_EPOCH}"`);
+  process.exit(1);
+}
+const cache = env.EVI_CACHE_DIR ?? '.cache/months';
+try {
+  const { report, seconds, cacheHits } = await runBuild({
+    root,
+    dataDir: resolve(env.EVI_DATA_DIR ?? 'data'),
+    outDir: resolve(env.EVI_OUT_DIR ?? 'dist'),
+    cacheDir: cache === 'off' ? null : resolve(cache),
+    siteUrl: (env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, ''),
+    sourceDateEpoch: epoch,
+    pages: env.EVI_PAGES !== '0',
+    workers: env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined,
+    log: (l) => console.error(l),
+  });
+  const n = (x: number) => x.toLocaleString('en-US');
+  const r = report;
+  console.error(
+    [
+      '',
+      `Built ${r.dataset.currentMonth} (${r.dataset.months.length} months, ${n(r.dataset.companies)} companies) in ${seconds.toFixed(1)} s; ${cacheHits} month(s) from the cache`,
+      `  rows: ${n(r.rows.total)} (${n(r.rows.scored)} scored, ${n(r.rows.research)} research: ${Object.entries(r.researchModels).map(([m, c]) => `${m} ${n(c)}`).join(', ') || 'none'})`,
+      `  contexts: ${n(r.contexts.total)} leaderboards over all months, ${n(r.contexts.currentMonth)} this month; themes: ${r.themes.join(', ')}`,
+      `  unresolved names: ${n(r.unresolvedNames.total)} mentions of ${n(r.unresolvedNames.distinct)} names${r.unresolvedNames.top.length ? '; top: ' + r.unresolvedNames.top.map((u) => `${u.name} (${n(u.count)})`).join(', ') : ''}`,
+      `  out-of-universe mentions: ${n(r.outOfUniverseMentions)}`,
+      `  written: ${n(r.output.files)} files, ${n(r.output.bytes)} bytes`,
+    ].join('\n'),
+  );
+} catch (e) {
+  if (e instanceof DataError) {
+    console.error(`\nBuild stopped: ${e.issues.length}${e.truncated ? '+' : ''} problem(s) in the data; the output folder was not touched.`);
+    for (const i of e.issues) console.error(`  ${formatIssue(i)}`);
+  } else console.error(`\nBuild failed; the output folder was not touched.\n${(e as Error).stack ?? e}`);
+  process.exit(1);
+}

@@ -1,0 +1,201 @@
+/**
+ * Reads the data folder (data-and-rules §1): the registry, then every month through
+ * the content-hash cache, parsing the months that changed in worker threads.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join, relative } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
+import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
+import { buildRegistry, type Registry } from '../core/registry.ts';
+import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
+import { parseMonthFile, type ParsedMonth } from './parse-month.ts';
+import { readTable } from './read-csv.ts';
+
+/** Bump when the aggregate format or the parsing rules change. */
+const CACHE_VERSION = 'evi-month-1';
+const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
+
+export interface MonthFile {
+  month: string;
+  path: string;
+  display: string;
+}
+
+export interface LoadOptions {
+  dataDir: string;
+  cacheDir: string | null;
+  /** Shown instead of absolute paths in messages. */
+  root: string;
+  workers?: number;
+  log?: (line: string) => void;
+}
+
+export interface LoadedData {
+  registry: Registry;
+  months: MonthFile[];
+  /** Month `i`'s aggregate: read back from the cache when there is one, so that one month is in memory at a time. */
+  aggregate(i: number): Promise<MonthAggregate>;
+  cacheHits: number;
+  /** Rows read per month, for the report. */
+  rows: number[];
+}
+
+async function readRegistry(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<Registry> {
+  const table = async (name: string, columns: readonly string[]) => {
+    const path = join(dataDir, name);
+    const file = show(path);
+    if (!existsSync(path)) {
+      issues.add({ file, message: `missing file: the data folder must hold ${name} with columns "${columns.join(',')}"` });
+      return { file, header: [...columns], rows: [] };
+    }
+    return { file, header: [...columns], rows: await readTable(file, await readFile(path), columns, issues) };
+  };
+  const countries = await table('countries.csv', COUNTRY_COLUMNS);
+  const industries = await table('industries.csv', INDUSTRY_COLUMNS);
+  const companies = await table('companies.csv', COMPANY_COLUMNS);
+  return buildRegistry({ countries, industries, companies }, issues);
+}
+
+export async function listMonths(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<MonthFile[]> {
+  const dir = join(dataDir, 'mentions');
+  if (!existsSync(dir)) {
+    issues.add({ file: show(dir), message: 'missing folder: the data folder must hold mentions/YYYY-MM.csv or .csv.gz files' });
+    return [];
+  }
+  const out: MonthFile[] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    if (name.startsWith('.')) continue;
+    const m = MONTH_FILE_RE.exec(name);
+    const path = join(dir, name);
+    if (!m) {
+      issues.add({ file: show(path), message: `bad month file name "${name}": expected YYYY-MM.csv or YYYY-MM.csv.gz with a month 01-12` });
+      continue;
+    }
+    if (out.some((f) => f.month === m[1])) {
+      issues.add({ file: show(path), message: `month ${m[1]} has two files; keep one of .csv and .csv.gz` });
+      continue;
+    }
+    out.push({ month: m[1]!, path, display: show(path) });
+  }
+  if (!out.length && !issues.items.length) issues.add({ file: show(dir), message: 'no month files: add mentions/YYYY-MM.csv' });
+  return out;
+}
+
+class WorkerPool {
+  private workers: Worker[] = [];
+  private next = 0;
+  private pending = new Map<number, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
+  constructor(size: number) {
+    for (let i = 0; i < size; i++) {
+      const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
+      w.on('message', (msg: { id: number; parsed?: ParsedMonth; error?: string }) => {
+        const p = this.pending.get(msg.id)!;
+        this.pending.delete(msg.id);
+        if (msg.error) p.reject(new Error(msg.error));
+        else p.resolve(msg.parsed!);
+      });
+      w.on('error', (e) => {
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+      });
+      this.workers.push(w);
+    }
+  }
+  run(job: { path: string; display: string; month: string; lookups: Lookups }): Promise<ParsedMonth> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.workers[id % this.workers.length]!.postMessage({ id, ...job });
+    });
+  }
+  async close() {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
+export async function loadData(opts: LoadOptions): Promise<LoadedData> {
+  const log = opts.log ?? (() => {});
+  const show = (p: string) => relative(opts.root, p) || '.';
+  const issues = new IssueList();
+  const registry = await readRegistry(opts.dataDir, show, issues);
+  const months = await listMonths(opts.dataDir, show, issues);
+  issues.throwIfAny();
+
+  const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
+  const lookupHash = createHash('sha256').update(CACHE_VERSION).update(JSON.stringify(lookups)).digest('hex');
+  const aggregates: (MonthAggregate | null)[] = months.map(() => null);
+  const cachePaths: (string | null)[] = months.map(() => null);
+  const rows: number[] = months.map(() => 0);
+  const todo: { i: number; key: string | null }[] = [];
+  let cacheHits = 0;
+  for (const [i, f] of months.entries()) {
+    if (!opts.cacheDir) {
+      todo.push({ i, key: null });
+      continue;
+    }
+    const key = createHash('sha256').update(lookupHash).update(await readFile(f.path)).digest('hex');
+    const cached = join(opts.cacheDir, `${f.month}-${key.slice(0, 32)}.json`);
+    if (existsSync(cached)) {
+      try {
+        const head = JSON.parse(await readFile(`${cached}.rows`, 'utf8')) as number;
+        rows[i] = head;
+        cachePaths[i] = cached;
+        cacheHits++;
+        log(`  ${f.month}: ${head.toLocaleString('en-US')} rows (cached, unchanged)`);
+        continue;
+      } catch {
+        // A damaged cache entry is parsed again.
+      }
+    }
+    todo.push({ i, key: cached });
+  }
+
+  const size = Math.min(todo.length, opts.workers ?? Math.max(1, Math.min(availableParallelism(), 4)));
+  const pool = size > 1 ? new WorkerPool(size) : null;
+  const all: DataIssue[] = [];
+  let truncated = false;
+  try {
+    await Promise.all(
+      todo.map(async ({ i, key }) => {
+        const f = months[i]!;
+        const t0 = performance.now();
+        const job = { path: f.path, display: f.display, month: f.month, lookups };
+        const parsed = pool ? await pool.run(job) : await parseMonthFile(f.path, f.display, f.month, lookups);
+        if (!parsed.aggregate) {
+          all.push(...parsed.issues);
+          truncated ||= parsed.truncated;
+          log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
+          return;
+        }
+        rows[i] = parsed.aggregate.rows;
+        const s = (performance.now() - t0) / 1000;
+        log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
+        if (key) {
+          await mkdir(opts.cacheDir!, { recursive: true });
+          const tmp = `${key}.${process.pid}.tmp`;
+          await writeFile(tmp, JSON.stringify(parsed.aggregate));
+          await rename(tmp, key);
+          await writeFile(`${key}.rows`, String(parsed.aggregate.rows));
+          cachePaths[i] = key;
+        } else aggregates[i] = parsed.aggregate;
+      }),
+    );
+  } finally {
+    await pool?.close();
+  }
+  if (all.length) {
+    all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
+    throw new DataError(all.slice(0, 50), truncated || all.length > 50);
+  }
+  const aggregate = async (i: number): Promise<MonthAggregate> => {
+    const inMemory = aggregates[i];
+    if (inMemory) return inMemory;
+    return { ...(JSON.parse(await readFile(cachePaths[i]!, 'utf8')) as MonthAggregate), file: months[i]!.display };
+  };
+  return { registry, months, aggregate, cacheHits, rows };
+}

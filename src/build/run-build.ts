@@ -1,0 +1,157 @@
+/**
+ * `npm run build`: data folder -> a complete `dist/`, or nothing at all.
+ * Everything is written into a stage folder beside the output; only a finished
+ * build replaces the output (data-and-rules §1.5).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
+import { compareKeys } from '../core/text.ts';
+import { boardViews, companyViews, metaView, searchDocs, searchRankings, staticDefaults, type SiteInput } from '../core/views/build-views.ts';
+import { viewPaths, type BoardView, type CompanyView } from '../core/views/layout.ts';
+import { buildSearchIndex } from '../core/search/index.ts';
+import { loadData } from './load-data.ts';
+import { hostFiles } from './host-config.ts';
+import { JsonWriter } from './write-json.ts';
+
+export interface BuildOptions {
+  root: string;
+  dataDir: string;
+  outDir: string;
+  /** null disables the incremental cache. */
+  cacheDir: string | null;
+  siteUrl: string;
+  /** Seconds since the epoch (SOURCE_DATE_EPOCH): fixes `lastUpdated`. */
+  sourceDateEpoch?: number;
+  /** Build the Astro pages too (the docs, profiles and llms.txt). */
+  pages?: boolean;
+  workers?: number;
+  log?: (line: string) => void;
+}
+
+export interface BuildReport {
+  dataset: { months: string[]; currentMonth: string; lastUpdated: string; companies: number; industries: number; countries: number };
+  rows: { total: number; scored: number; research: number; emptyCompany: number; byMonth: Record<string, number> };
+  researchModels: Record<string, number>;
+  contexts: { total: number; currentMonth: number };
+  themes: string[];
+  unresolvedNames: { total: number; distinct: number; top: { name: string; count: number }[] };
+  outOfUniverseMentions: number;
+  output: { files: number; bytes: number };
+}
+
+export interface BuildResult {
+  report: BuildReport;
+  seconds: number;
+  cacheHits: number;
+}
+
+export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
+  const t0 = performance.now();
+  const log = opts.log ?? (() => {});
+  const outDir = resolve(opts.outDir);
+  log(`Reading ${opts.dataDir}`);
+  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log });
+  const reg = data.registry;
+  const pools = universes(reg);
+
+  const stage = join(dirname(outDir), `.${basename(outDir)}.stage-${process.pid}`);
+  await rm(stage, { recursive: true, force: true });
+  const views = new JsonWriter(join(stage, 'views'));
+  const last = data.months.length - 1;
+  const results: MonthResult[] = [];
+  const report: BuildReport = {
+    dataset: { months: data.months.map((m) => m.month), currentMonth: data.months[last]!.month, lastUpdated: '', companies: reg.companies.length, industries: reg.industries.length, countries: reg.countries.length },
+    rows: { total: 0, scored: 0, research: 0, emptyCompany: 0, byMonth: {} },
+    researchModels: {},
+    contexts: { total: 0, currentMonth: 0 },
+    themes: [],
+    unresolvedNames: { total: 0, distinct: 0, top: [] },
+    outOfUniverseMentions: 0,
+    output: { files: 0, bytes: 0 },
+  };
+  const unresolved = new Map<string, number>();
+  const themes = new Set<string>();
+  let latestDate: string | null = null;
+
+  try {
+    log('Scoring and ranking');
+    for (let i = 0; i <= last; i++) {
+      const agg = await data.aggregate(i);
+      const r = scoreMonth(reg, agg, pools, i === last);
+      results.push(r);
+      report.rows.total += agg.rows;
+      report.rows.scored += agg.scoredRows;
+      report.rows.research += agg.researchRows;
+      report.rows.emptyCompany += agg.emptyCompanyRows;
+      report.rows.byMonth[agg.month] = agg.rows;
+      for (const [m, n] of Object.entries(agg.researchModels)) report.researchModels[m] = (report.researchModels[m] ?? 0) + n;
+      report.contexts.total += r.boards.size;
+      if (i === last) {
+        report.contexts.currentMonth = r.boards.size;
+        latestDate = agg.latestDate;
+      }
+      for (const c of agg.contexts) for (const [, t] of c.combos) themes.add(t);
+      for (const [n, c] of r.unresolved) unresolved.set(n, (unresolved.get(n) ?? 0) + c);
+      report.outOfUniverseMentions += r.outOfUniverse;
+    }
+    const lastUpdated =
+      opts.sourceDateEpoch !== undefined ? new Date(opts.sourceDateEpoch * 1000).toISOString().slice(0, 10) : (latestDate ?? `${report.dataset.currentMonth}-01`);
+    report.dataset.lastUpdated = lastUpdated;
+    report.themes = [...themes].sort(compareKeys);
+    report.researchModels = Object.fromEntries(Object.entries(report.researchModels).sort(([a], [b]) => compareKeys(a, b)));
+    const top = [...unresolved].sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]));
+    report.unresolvedNames = { total: top.reduce((s, [, n]) => s + n, 0), distinct: top.length, top: top.slice(0, 20).map(([name, count]) => ({ name, count })) };
+
+    const input: SiteInput = { registry: reg, results, siteUrl: opts.siteUrl, lastUpdated, themes: report.themes, researchModels: Object.keys(report.researchModels) };
+    const meta = metaView(input);
+
+    log('Writing views');
+    const current: BoardView[] = [];
+    for (let i = 0; i <= last; i++)
+      for (const { country, industry, view } of boardViews(input, i)) {
+        await views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
+        if (i === last) current.push(view);
+      }
+    const companies: CompanyView[] = [];
+    for (const v of companyViews(input, meta)) {
+      await views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+      companies.push(v);
+    }
+    await views.write('meta.json', meta);
+    await views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
+    await views.write('search-rankings.json', searchRankings(meta, companies));
+
+    const api = new JsonWriter(stage);
+    for (const [path, body] of staticDefaults(meta, current, companies)) await api.write(path, body);
+    for (const [path, text] of hostFiles()) await api.writeText(path, text);
+    await views.flush();
+    await api.flush();
+    report.output = { files: views.files + api.files, bytes: views.bytes + api.bytes };
+
+    const site = join(stage, 'site');
+    if (opts.pages !== false) {
+      log('Building pages');
+      const { buildPages } = await import('./build-pages.ts');
+      const pages = await buildPages({ root: opts.root, outDir: site, viewsDir: join(stage, 'views'), siteUrl: opts.siteUrl });
+      report.output.files += pages.files;
+      report.output.bytes += pages.bytes;
+    } else await mkdir(site, { recursive: true });
+    for (const name of ['views', 'api', '_headers', '_redirects']) await rename(join(stage, name), join(site, name));
+    const rep = new JsonWriter(site);
+    await rep.write('build-report.json', report);
+    await rep.flush();
+
+    // The swap: the old output is moved aside only once the new one is complete.
+    const old = `${stage}-old`;
+    if (existsSync(outDir)) await rename(outDir, old);
+    await rename(site, outDir);
+    await rm(stage, { recursive: true, force: true });
+    await rm(old, { recursive: true, force: true });
+  } catch (e) {
+    await rm(stage, { recursive: true, force: true });
+    throw e;
+  }
+  return { report, seconds: (performance.now() - t0) / 1000, cacheHits: data.cacheHits };
+}

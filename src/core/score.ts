@@ -1,0 +1,208 @@
+/**
+ * Scoring and ranking of data-and-rules §2–§3 for one month. Scores are kept as exact
+ * fractions (hits / K) and compared by cross-multiplication; rounding happens only
+ * when a view is made ({@link round1}).
+ */
+import type { ContextAggregate, MonthAggregate } from './aggregate.ts';
+import { SCORED_MODELS } from './aggregate.ts';
+import type { Company, Registry } from './registry.ts';
+import { compareKeys, compareNames } from './text.ts';
+
+/** 100 * num / den rounded half-up to one decimal, in integers so that 0.05 never drifts. */
+export function round1(num: number, den: number): number {
+  if (den === 0) return 0;
+  return Math.floor((2000 * num + den) / (2 * den)) / 10;
+}
+
+export const MODEL_KEYS: Record<string, 'chatgpt' | 'googleAi' | 'perplexity'> = {
+  [SCORED_MODELS.chatgpt]: 'chatgpt',
+  [SCORED_MODELS['google gemini']]: 'googleAi',
+  [SCORED_MODELS.perplexity]: 'perplexity',
+};
+
+export interface EntryDetail {
+  modelScores: { chatgpt: number | null; googleAi: number | null; perplexity: number | null };
+  themes: Record<string, { rank: number; score: number }>;
+}
+
+/** One industry leaderboard (m, i, c): company indexes in rank order with their figures. */
+export interface Board {
+  industry: string;
+  industrySlug: string;
+  country: string;
+  /** |K| */
+  k: number;
+  order: Int32Array;
+  hits: Int32Array;
+  mentions: Int32Array;
+  /** Current month only: per company index, the profile details. */
+  detail?: Map<number, EntryDetail>;
+}
+
+/** The overall leaderboard (m, c): each company once, by its best board entry. */
+export interface Overall {
+  country: string;
+  order: Int32Array;
+  /** Aligned with `order`: the board of the best entry and the position on it. */
+  board: Board[];
+  pos: Int32Array;
+}
+
+export interface MonthResult {
+  month: string;
+  /** Keyed `${country}/${industrySlug}`, sorted. */
+  boards: Map<string, Board>;
+  overall: Map<string, Overall>;
+  unresolved: Map<string, number>;
+  outOfUniverse: number;
+}
+
+/** (a.hits / a.k) vs (b.hits / b.k): positive when a is higher. */
+export function compareScore(ah: number, ak: number, bh: number, bk: number): number {
+  return ah * bk - bh * ak;
+}
+
+/** Per (industry, country): registry companies whose lists hold both, in index order. */
+export function universes(reg: Registry): Map<string, Company[]> {
+  const out = new Map<string, Company[]>();
+  for (const c of reg.companies)
+    for (const i of c.industries)
+      for (const k of c.countries) {
+        const key = `${i}\u0000${k}`;
+        const list = out.get(key);
+        if (list) list.push(c);
+        else out.set(key, [c]);
+      }
+  return out;
+}
+
+function scoreContext(
+  reg: Registry,
+  month: string,
+  ctx: ContextAggregate,
+  pool: Company[],
+  withDetail: boolean,
+  result: MonthResult,
+): Board {
+  const u = pool.filter((c) => c.trackedSince === null || c.trackedSince <= month);
+  const inU = new Set(u.map((c) => c.idx));
+  const answersOf = new Map<number, number[]>();
+  for (const [folded, raw, answers] of ctx.names) {
+    const company = reg.companyByName.get(folded);
+    if (!company) {
+      result.unresolved.set(raw, (result.unresolved.get(raw) ?? 0) + answers.length);
+      continue;
+    }
+    if (!inU.has(company.idx)) {
+      result.outOfUniverse += answers.length;
+      continue;
+    }
+    const list = answersOf.get(company.idx);
+    if (list) list.push(...answers);
+    else answersOf.set(company.idx, answers.slice());
+  }
+  const k = ctx.combos.length;
+  const n = u.length;
+  const hitsOf = new Map<number, Uint8Array>();
+  const stats = u.map((c) => {
+    const answers = answersOf.get(c.idx);
+    if (!answers) return { c, hits: 0, mentions: 0, answers: [] as number[] };
+    const uniq = [...new Set(answers)];
+    const hit = new Uint8Array(k);
+    for (const a of uniq) hit[ctx.answers[a]!] = 1;
+    hitsOf.set(c.idx, hit);
+    let hits = 0;
+    for (let i = 0; i < k; i++) hits += hit[i]!;
+    return { c, hits, mentions: uniq.length, answers: uniq };
+  });
+  stats.sort((a, b) => b.hits - a.hits || b.mentions - a.mentions || a.c.nameOrder - b.c.nameOrder);
+  const board: Board = {
+    industry: ctx.industry,
+    industrySlug: reg.industryByKey.get(ctx.industry.toLowerCase())!.slug,
+    country: ctx.country,
+    k,
+    order: Int32Array.from(stats, (s) => s.c.idx),
+    hits: Int32Array.from(stats, (s) => s.hits),
+    mentions: Int32Array.from(stats, (s) => s.mentions),
+  };
+  if (!withDetail) return board;
+
+  const themes = [...new Set(ctx.combos.map(([, t]) => t))].sort(compareKeys);
+  const detail = new Map<number, EntryDetail>();
+  for (const s of stats) {
+    const hit = hitsOf.get(s.c.idx);
+    const modelScores: EntryDetail['modelScores'] = { chatgpt: null, googleAi: null, perplexity: null };
+    const asked: Record<string, number> = {};
+    const named: Record<string, number> = {};
+    ctx.combos.forEach(([model], i) => {
+      asked[model] = (asked[model] ?? 0) + 1;
+      if (hit?.[i]) named[model] = (named[model] ?? 0) + 1;
+    });
+    for (const [model, a] of Object.entries(asked)) modelScores[MODEL_KEYS[model]!] = round1(named[model] ?? 0, a);
+    detail.set(s.c.idx, { modelScores, themes: {} });
+  }
+  for (const theme of themes) {
+    const idxs: number[] = [];
+    ctx.combos.forEach(([, t], i) => t === theme && idxs.push(i));
+    const rows = stats.map((s) => {
+      const hit = hitsOf.get(s.c.idx);
+      const named = hit ? idxs.reduce((acc, i) => acc + hit[i]!, 0) : 0;
+      const mentions = s.answers.reduce((acc, a) => acc + (ctx.combos[ctx.answers[a]!]![1] === theme ? 1 : 0), 0);
+      return { s, named, mentions };
+    });
+    rows.sort((a, b) => b.named - a.named || b.mentions - a.mentions || a.s.c.nameOrder - b.s.c.nameOrder);
+    rows.forEach((r, i) => (detail.get(r.s.c.idx)!.themes[theme] = { rank: i + 1, score: round1(r.named, idxs.length) }));
+  }
+  void n;
+  board.detail = detail;
+  return board;
+}
+
+/** Best of two board entries of one company in one country: score, then mentions, then industry name. */
+export function betterEntry(a: Board, ap: number, b: Board, bp: number): boolean {
+  const s = compareScore(a.hits[ap]!, a.k, b.hits[bp]!, b.k);
+  if (s !== 0) return s > 0;
+  const m = a.mentions[ap]! - b.mentions[bp]!;
+  if (m !== 0) return m > 0;
+  return compareNames(a.industry, b.industry) < 0;
+}
+
+export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string, Company[]>, withDetail: boolean): MonthResult {
+  const result: MonthResult = { month: agg.month, boards: new Map(), overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
+  const boards: Board[] = [];
+  for (const ctx of agg.contexts) {
+    if (ctx.combos.length === 0) continue;
+    boards.push(scoreContext(reg, agg.month, ctx, pools.get(`${ctx.industry}\u0000${ctx.country}`) ?? [], withDetail, result));
+  }
+  boards.sort((a, b) => compareKeys(a.country, b.country) || compareKeys(a.industrySlug, b.industrySlug));
+  for (const b of boards) result.boards.set(`${b.country}/${b.industrySlug}`, b);
+
+  const byCountry = new Map<string, Board[]>();
+  for (const b of boards) {
+    const l = byCountry.get(b.country);
+    if (l) l.push(b);
+    else byCountry.set(b.country, [b]);
+  }
+  for (const [country, list] of byCountry) {
+    const best = new Map<number, { board: Board; pos: number }>();
+    for (const board of list)
+      for (let p = 0; p < board.order.length; p++) {
+        const idx = board.order[p]!;
+        const cur = best.get(idx);
+        if (!cur || betterEntry(board, p, cur.board, cur.pos)) best.set(idx, { board, pos: p });
+      }
+    const rows = [...best].map(([idx, e]) => ({ idx, ...e }));
+    rows.sort((a, b) => {
+      const s = compareScore(b.board.hits[b.pos]!, b.board.k, a.board.hits[a.pos]!, a.board.k);
+      if (s !== 0) return s;
+      return b.board.mentions[b.pos]! - a.board.mentions[a.pos]! || reg.companies[a.idx]!.nameOrder - reg.companies[b.idx]!.nameOrder;
+    });
+    result.overall.set(country, {
+      country,
+      order: Int32Array.from(rows, (r) => r.idx),
+      board: rows.map((r) => r.board),
+      pos: Int32Array.from(rows, (r) => r.pos),
+    });
+  }
+  return result;
+}
