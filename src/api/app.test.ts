@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { apiSuite } from '../../test/lib/api-suite.ts';
+import { CompanyProfileSchema, ErrorResponseSchema, RankingsResponseSchema, SearchResponseSchema } from '../core/schemas/responses.ts';
+import { viewPaths } from '../core/views/layout.ts';
+import { leadersBody, rankingsBody } from '../core/views/shape.ts';
+import { createHandler } from './index.ts';
+import { RankingsQuerySchema, SearchQuerySchema } from './params.ts';
+import { MemoryStore } from './store.ts';
+import type { ViewStore } from './store.ts';
+import { boards, companies, fixtureFiles, fixtureStore, meta, MONTH, PREVIOUS } from './testing/fixture.ts';
+
+const call = (handle: (r: Request) => Promise<Response>, path: string, init?: RequestInit) => handle(new Request(`http://localhost${path}`, init));
+
+describe('handler over the fixture store', () => {
+  const store = fixtureStore();
+  const handle = createHandler(store, { log: () => {} });
+  apiSuite(() => ({ fetch: (path, init) => call(handle, path, init), read: (path) => store.read(path) }));
+});
+
+describe('handler specifics', () => {
+  const handle = createHandler(fixtureStore(), { log: () => {} });
+  const json = async (path: string) => {
+    const res = await call(handle, path);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('answers with the same bytes as the shared shaping of src/core/views/shape.ts', async () => {
+    const board = boards.find((b) => b.month === MONTH && b.countryCode === 'us' && b.industrySlug === 'retail')!;
+    const res = await call(handle, '/api/v1/rankings?industry=retail&sort=change&page=2&limit=7');
+    expect(await res.text()).toBe(JSON.stringify(rankingsBody(meta, board, { sort: 'change', page: 2, limit: 7 })));
+    const leaders = await call(handle, '/api/v1/rankings/retail/us?limit=4');
+    expect(await leaders.text()).toBe(JSON.stringify(leadersBody(meta, board, 4)));
+  });
+
+  it('the overall leaderboard answers to industry=all as well', async () => {
+    const a = await json('/api/v1/rankings');
+    const b = await json('/api/v1/rankings?industry=all');
+    const c = await json('/api/v1/rankings/All%20industries/us');
+    expect(b).toEqual(a);
+    expect(c.status).toBe(200);
+  });
+
+  it('previous month: previousMonth null, previousRank null', async () => {
+    const { body } = await json(`/api/v1/rankings?month=${PREVIOUS}&industry=aerospace`);
+    const parsed = RankingsResponseSchema.parse(body);
+    expect(parsed.previousMonth).toBeNull();
+    expect(parsed.rankings.map((e) => e.slug)).toEqual(['orbital-works', 'kestrel-aerospace-group']);
+  });
+
+  it('a board missing in an earlier month for a country is a 404', async () => {
+    const { status, body } = await json(`/api/v1/rankings?month=${PREVIOUS}&country=gb`);
+    expect(status).toBe(404);
+    expect(ErrorResponseSchema.parse(body).message).toContain('United Kingdom');
+  });
+
+  it('a company without US data defaults to its best market', async () => {
+    const { body } = await json('/api/v1/company/skyline-air');
+    expect(CompanyProfileSchema.parse(body).country).toBe('United Kingdom');
+    const search = SearchResponseSchema.parse((await json('/api/v1/search?q=skyline&country=fr')).body);
+    expect(search.results[0]?.apiUrl).toBe('https://evi.example/api/v1/company/skyline-air?country=fr');
+    const plain = SearchResponseSchema.parse((await json('/api/v1/search?q=skyline')).body);
+    expect(plain.results[0]).toMatchObject({ country: 'United Kingdom', apiUrl: 'https://evi.example/api/v1/company/skyline-air' });
+  });
+
+  it('a company with no data this month: 404 on profile and compare, absent from search', async () => {
+    const a = await json('/api/v1/company/dormant-co');
+    expect(a.status).toBe(404);
+    expect(a.body.message).toMatch(/no data in the current month/);
+    const b = await json('/api/v1/compare?companies=dormant-co,northwind');
+    expect(b.status).toBe(404);
+    expect(b.body.message).toContain('Dormant Co');
+    const s = SearchResponseSchema.parse((await json('/api/v1/search?q=dormant')).body);
+    expect(s.results.map((r) => r.slug)).not.toContain('dormant-co');
+  });
+
+  it('compare keeps the order asked and the default country of each', async () => {
+    const { body } = await json('/api/v1/compare?companies=skyline-air,kestrel-aerospace-group');
+    const list = (body.companies as { slug: string; country: string }[]).map((c) => [c.slug, c.country]);
+    expect(list).toEqual([
+      ['skyline-air', 'United Kingdom'],
+      ['kestrel-aerospace-group', 'United States'],
+    ]);
+  });
+
+  it('country with data for nobody: companies named, countries listed', async () => {
+    const { status, body } = await json('/api/v1/compare?companies=kestrel-aerospace-group,skyline-air&country=de');
+    expect(status).toBe(404);
+    expect(body.countries).toEqual(['United Kingdom', 'United States']);
+  });
+});
+
+describe('failures of the store', () => {
+  it('a corrupt view: 502 internal for that request, logged once; other requests still 200', async () => {
+    const lines: string[] = [];
+    const store = new MemoryStore(fixtureFiles()).set(viewPaths.company('orbital-works'), '{"slug": "orbital-works", ');
+    const handle = createHandler(store, { log: (line) => lines.push(line) });
+    for (let i = 0; i < 3; i++) {
+      const res = await call(handle, '/api/v1/company/orbital-works');
+      expect(res.status).toBe(502);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const body = ErrorResponseSchema.parse(await res.json());
+      expect(body.error).toBe('internal');
+      expect(JSON.stringify(body)).not.toMatch(/JSON|position|at /);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(viewPaths.company('orbital-works'));
+    expect((await call(handle, '/api/v1/company/northwind')).status).toBe(200);
+    // Once the file is fixed, the same instance serves it.
+    store.set(viewPaths.company('orbital-works'), companies[1]!);
+    expect((await call(handle, '/api/v1/company/orbital-works')).status).toBe(200);
+  });
+
+  it('a store that throws: 502; a missing meta.json: 502; a thrown bug: 500 without a stack', async () => {
+    const throwing: ViewStore = { read: async () => Promise.reject(new Error('EIO: disk on fire')) };
+    const logs: string[] = [];
+    const a = await call(createHandler(throwing, { log: (l) => logs.push(l) }), '/api/v1/health');
+    expect(a.status).toBe(502);
+    expect(await a.text()).not.toContain('disk on fire');
+    const b = await call(createHandler(new MemoryStore(), { log: (l) => logs.push(l) }), '/api/v1');
+    expect(b.status).toBe(502);
+    const badIndex = new MemoryStore(fixtureFiles()).set(viewPaths.searchIndex(), { v: 2 });
+    expect((await call(createHandler(badIndex, { log: (l) => logs.push(l) }), '/api/v1/search?q=kestrel')).status).toBe(502);
+    const wrongShape = new MemoryStore(fixtureFiles()).set(viewPaths.company('northwind'), []);
+    const c = await call(createHandler(wrongShape, { log: (l) => logs.push(l) }), '/api/v1/company/northwind');
+    expect(c.status).toBe(500);
+    const text = await c.text();
+    expect(text).not.toMatch(/TypeError|\.ts|at /);
+    expect(ErrorResponseSchema.parse(JSON.parse(text)).error).toBe('internal');
+    expect(logs.length).toBe(4);
+  });
+});
+
+describe('parameter schemas (for the OpenAPI generator)', () => {
+  it('export defaults and descriptions as JSON Schema', () => {
+    const rankings = z.toJSONSchema(RankingsQuerySchema, { io: 'input' }) as { properties: Record<string, { default?: unknown; description?: string; type?: string }> };
+    expect(rankings.properties.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
+    expect(rankings.properties.sort?.default).toBe('rank');
+    expect(rankings.properties.country?.default).toBe('us');
+    for (const p of Object.values(rankings.properties)) expect(p.description).toBeTruthy();
+    const search = z.toJSONSchema(SearchQuerySchema, { io: 'input' }) as { required?: string[] };
+    expect(search.required).toEqual(['q']);
+  });
+});

@@ -1,0 +1,301 @@
+/**
+ * The routes of service-spec §4 with the open cases of data-and-rules §4.
+ * Every body is shaped from the precomputed views; nothing is computed from raw data.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { cors } from 'hono/cors';
+import { etag } from 'hono/etag';
+import type { CompanyProfile, CompareResponse, SearchResponse, SearchResult } from '../core/schemas/responses.ts';
+import { searchCompanies } from '../core/search/index.ts';
+import { foldKey, SLUG_RE } from '../core/text.ts';
+import { OVERALL, OVERALL_LABEL } from '../core/views/layout.ts';
+import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
+import { leadersBody, methodologyShort, profileUrl, rankingsBody } from '../core/views/shape.ts';
+import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
+import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, okResponse } from './http.ts';
+import type { Entity } from './http.ts';
+import { Lru } from './lru.ts';
+import { messages } from './messages.ts';
+import {
+  CompanyQuerySchema,
+  CompareQuerySchema,
+  LeadersQuerySchema,
+  RankingsQuerySchema,
+  SearchQuerySchema,
+  parseParams,
+} from './params.ts';
+import { ViewCache } from './store.ts';
+import type { ViewStore } from './store.ts';
+import { Views } from './views.ts';
+import type { Catalog } from './views.ts';
+
+export interface AppOptions {
+  /** Where failures are reported; default `console.error`. */
+  log?: (line: string) => void;
+  /** Parsed views kept per instance (LRU). */
+  viewCacheEntries?: number;
+  /** Serialized success bodies kept per instance (LRU), keyed by their resolved parameters. */
+  responseCacheEntries?: number;
+}
+
+const defaults = {
+  log: (line: string) => console.error(line),
+  viewCacheEntries: 256,
+  responseCacheEntries: 1024,
+} satisfies Required<AppOptions>;
+
+/** Path of the OpenAPI document the build writes (served through the store). */
+export const OPENAPI_PATH = 'api/v1/openapi.json';
+
+const COMPARE_MIN = 2;
+const COMPARE_MAX = 5;
+
+/**
+ * The Hono application answering every `/api` and `/api/v1` route.
+ *
+ * @example
+ * const app = createApp(new MemoryStore({ 'views/meta.json': meta }));
+ * const res = await app.request('/api/v1/health');
+ */
+export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
+  const opts = { ...defaults, ...options };
+  const views = new Views(new ViewCache(store, { maxEntries: opts.viewCacheEntries, log: opts.log }));
+  const entities = new Lru<Promise<Entity>>(opts.responseCacheEntries);
+
+  /** Views never change during an instance's life, so a body is serialized and hashed once per key. */
+  async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Response> {
+    let pending = entities.get(key);
+    if (!pending) {
+      const fresh = (async () => entity(await make()))();
+      entities.set(key, fresh);
+      fresh.catch(() => entities.deleteIf(key, fresh));
+      pending = fresh;
+    }
+    return okResponse(await pending);
+  }
+
+  const api = new Hono({ strict: false });
+
+  // §4.1
+  api.get('/', () => cached('index', async () => (await views.catalog()).meta.index));
+
+  // §4.2
+  api.get('/health', () => cached('health', async () => (await views.catalog()).meta.health));
+
+  api.get('/openapi.json', () =>
+    cached('openapi', async () => {
+      const text = await views.text(OPENAPI_PATH);
+      if (text === null) throw notFound(messages.openapiMissing);
+      return text;
+    }),
+  );
+
+  // §4.3
+  api.get('/search', async (c) => {
+    const params = parseParams(SearchQuerySchema, c.req.query());
+    const cat = await views.catalog();
+    const country = params.country === undefined ? null : queryCountry(cat, params.country);
+    return cached(`search|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
+      const { index, rankings } = await views.search();
+      const companies = rankings.companies;
+      const filter = country
+        ? (slug: string) => companies[slug]?.rankings[country.code] !== undefined
+        : (slug: string) => {
+            const entry = companies[slug];
+            return entry !== undefined && entry.defaultCountry !== null && entry.rankings[entry.defaultCountry] !== undefined;
+          };
+      const results: SearchResult[] = [];
+      for (const hit of searchCompanies(index, params.q, { limit: params.limit, filter })) {
+        const entry = companies[hit.slug];
+        const code = country?.code ?? entry?.defaultCountry;
+        const ranking = code ? entry?.rankings[code] : undefined;
+        if (!entry || !code || !ranking) continue;
+        const { rank, industryRank, totalCompaniesInIndustry, visibilityScore } = ranking;
+        results.push({
+          company: entry.company,
+          slug: hit.slug,
+          website: entry.website,
+          industry: ranking.industry,
+          industries: entry.industries,
+          country: cat.countryByCode.get(code)?.name ?? code,
+          latestRanking: { rank, industryRank, totalCompaniesInIndustry, visibilityScore, month: rankings.month },
+          profileUrl: profileUrl(cat.meta, hit.slug),
+          apiUrl: companyApiUrl(cat, hit.slug, code === entry.defaultCountry ? null : code),
+        });
+      }
+      return {
+        query: params.q,
+        month: cat.meta.month,
+        lastUpdated: cat.meta.lastUpdated,
+        methodology: methodologyShort(cat.meta),
+        results,
+      } satisfies SearchResponse;
+    });
+  });
+
+  // §4.4
+  api.get('/company/:slug', async (c) => {
+    const params = parseParams(CompanyQuerySchema, c.req.query());
+    const cat = await views.catalog();
+    const country = params.country === undefined ? null : queryCountry(cat, params.country);
+    const slug = c.req.param('slug').trim().toLowerCase();
+    return cached(`company|${slug}|${country?.code ?? ''}`, async () => {
+      const view = await companyView(slug);
+      if (!view) throw notFound(messages.unknownCompany(slug));
+      return pickProfile(cat, view, country);
+    });
+  });
+
+  // §4.5
+  api.get('/rankings', async (c) => {
+    const params = parseParams(RankingsQuerySchema, c.req.query());
+    const cat = await views.catalog();
+    const country = queryCountry(cat, params.country);
+    const month = params.month ?? cat.meta.month;
+    if (!cat.meta.months.includes(month)) {
+      throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
+    }
+    const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
+    const { sort, page, limit } = params;
+    return cached(`rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
+      const board = await requireBoard(cat, month, country, industry);
+      return rankingsBody(cat.meta, board, { sort, page, limit });
+    });
+  });
+
+  // §4.6
+  api.get('/rankings/:industry/:country', async (c) => {
+    const { limit } = parseParams(LeadersQuerySchema, c.req.query());
+    const cat = await views.catalog();
+    const industry = knownIndustry(cat, c.req.param('industry'), 'industry');
+    const country = cat.countryByKey.get(foldKey(c.req.param('country')));
+    if (!country) {
+      throw notFound(messages.badCountry(c.req.param('country')), { parameter: 'country', validCountries: cat.validCountries });
+    }
+    return cached(`leaders|${country.code}|${industry.slug}|${limit}`, async () => {
+      const board = await requireBoard(cat, cat.meta.month, country, industry);
+      return leadersBody(cat.meta, board, limit);
+    });
+  });
+
+  // §4.7
+  api.get('/compare', async (c) => {
+    const params = parseParams(CompareQuerySchema, c.req.query());
+    const slugs = [
+      ...new Set(
+        params.companies
+          .split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter((s) => s !== ''),
+      ),
+    ];
+    if (slugs.length === 0) throw badRequest(messages.compareMissing, { parameter: 'companies' });
+    if (slugs.length < COMPARE_MIN || slugs.length > COMPARE_MAX) {
+      throw badRequest(messages.compareCount(slugs.length), { parameter: 'companies' });
+    }
+    const cat = await views.catalog();
+    const country = params.country === undefined ? null : queryCountry(cat, params.country);
+    return cached(`compare|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
+      const found = await Promise.all(slugs.map(companyView));
+      const unknown = slugs.filter((_, i) => !found[i]);
+      if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
+      const companies = (found as CompanyView[]).map((view) => pickProfile(cat, view, country));
+      return {
+        month: cat.meta.month,
+        lastUpdated: cat.meta.lastUpdated,
+        methodology: methodologyShort(cat.meta),
+        companies,
+      } satisfies CompareResponse;
+    });
+  });
+
+  /** Only well-formed slugs reach the store (no path outside the views can be named). */
+  function companyView(slug: string): Promise<CompanyView | null> {
+    return SLUG_RE.test(slug) ? views.company(slug) : Promise.resolve(null);
+  }
+
+  async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView> {
+    const available = cat.meta.boards[month]?.[country.code] ?? [];
+    const exists = industry.slug === OVERALL ? available.length > 0 : available.includes(industry.slug);
+    if (!exists) throw notFound(messages.noBoard(industry.name, country.name, month));
+    const path = `${month}/${country.code}/${industry.slug}`;
+    const board = await views.board(month, country.code, industry.slug);
+    if (!board) throw new StoreError(path, new Error('listed in meta.json but missing'));
+    return board;
+  }
+
+  const app = new Hono({ strict: false });
+  app.use(async (c, next) => {
+    if (c.req.method === 'OPTIONS') c.res.headers.set('Allow', ALLOW);
+    await next();
+  });
+  app.use(cors({ origin: '*', allowMethods: [...ALLOWED_METHODS], exposeHeaders: EXPOSE_HEADERS, maxAge: 86400 }));
+  app.use(async (c, next) => {
+    if (!(ALLOWED_METHODS as readonly string[]).includes(c.req.method)) {
+      throw new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(c.req.method));
+    }
+    await next();
+  });
+  app.use(etag({ retainedHeaders: RETAINED_304_HEADERS }));
+  app.route('/api/v1', api);
+  app.route('/api', api);
+  app.notFound((c) => errorResponse(notFound(messages.notFoundPath(c.req.path))));
+  app.onError((error, c) => toErrorResponse(error, c, opts.log));
+  return app;
+}
+
+const overall: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
+
+/** data-and-rules §4: an unknown country in a query parameter is a 400. */
+function queryCountry(cat: Catalog, value: string): CountryRef {
+  const country = cat.countryByKey.get(foldKey(value));
+  if (!country) throw badRequest(messages.badCountry(value), { parameter: 'country', validCountries: cat.validCountries });
+  return country;
+}
+
+/** data-and-rules §4: an unknown industry is a 404 with the valid names and slugs. */
+function knownIndustry(cat: Catalog, value: string, parameter: string): IndustryRef {
+  const industry = cat.industryByKey.get(foldKey(value));
+  if (!industry) throw notFound(messages.unknownIndustry(value), { parameter, validIndustries: cat.validIndustries });
+  return industry;
+}
+
+/** data-and-rules §4: the asked country, else the company's default country. */
+function pickProfile(cat: Catalog, view: CompanyView, country: CountryRef | null): CompanyProfile {
+  const countries = countriesOf(cat, view);
+  if (country) {
+    const profile = view.profiles[country.code];
+    if (!profile) {
+      throw notFound(
+        countries.length === 0 ? messages.companyNoData(view.company) : messages.companyNotInCountry(view.company, country.name, countries),
+        { parameter: 'country', countries },
+      );
+    }
+    return profile;
+  }
+  const profile = view.defaultCountry === null ? undefined : view.profiles[view.defaultCountry];
+  if (!profile) throw notFound(messages.companyNoData(view.company), { countries });
+  return profile;
+}
+
+function countriesOf(cat: Catalog, view: CompanyView): string[] {
+  return Object.keys(view.profiles)
+    .map((code) => cat.countryByCode.get(code)?.name ?? code)
+    .sort();
+}
+
+function companyApiUrl(cat: Catalog, slug: string, country: string | null): string {
+  return `${cat.meta.siteUrl}/api/v1/company/${slug}${country ? `?country=${country}` : ''}`;
+}
+
+function toErrorResponse(error: unknown, c: Context, log: (line: string) => void): Response {
+  if (error instanceof ApiError) return errorResponse(error);
+  const path = c.req.path;
+  if (error instanceof StoreError) {
+    if (!error.reported) log(`[api] ${c.req.method} ${path}: ${error.message}`);
+    return errorResponse(new ApiError(502, 'internal', messages.internal));
+  }
+  log(`[api] ${c.req.method} ${path}: unexpected ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return errorResponse(new ApiError(500, 'internal', messages.unexpected));
+}

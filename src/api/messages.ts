@@ -1,0 +1,42 @@
+/**
+ * Every text the API puts in an error body (service-spec §7, data-and-rules §4),
+ * gathered in one place so wording stays consistent and reviewable.
+ */
+const list = (values: readonly string[]): string => values.join(', ');
+
+export const messages = {
+  notFoundPath: (path: string) => `No endpoint at ${path}. See /api/v1 for the list of endpoints.`,
+  methodNotAllowed: (method: string) => `Method ${method} is not allowed. This API is read-only: use GET, HEAD or OPTIONS.`,
+  rateLimited: (limit: number, retryAfter: number) =>
+    `Rate limit of ${limit} requests per minute exceeded. Retry in ${retryAfter} s.`,
+  internal: 'The data for this request could not be read. This is transient: retry in a moment.',
+  unexpected: 'Unexpected server error. Retry in a moment.',
+
+  badInteger: (name: string, min: number, max: number | null) =>
+    max === null
+      ? `Parameter ${name} must be a base-10 integer of at least ${min}.`
+      : `Parameter ${name} must be a base-10 integer from ${min} to ${max}.`,
+  badSort: (given: string, valid: readonly string[]) => `Unknown sort "${given}". Valid values: ${list(valid)}.`,
+  badMonthFormat: (given: string) => `Parameter month must have the form YYYY-MM; got "${given}".`,
+  unknownMonth: (given: string) => `No data for month ${given}. See validMonths.`,
+  badCountry: (given: string) => `Unknown country "${given}". Use a country code or name listed in validCountries.`,
+  unknownIndustry: (given: string) => `Unknown industry "${given}". Use an industry name or slug listed in validIndustries.`,
+  noBoard: (industry: string, country: string, month: string) =>
+    `No ${industry === 'All industries' ? 'leaderboard' : `${industry} leaderboard`} for ${country} in ${month}.`,
+  missingQuery: 'Parameter q is required: a company name to search for.',
+  blankQuery: 'Parameter q must not be blank.',
+  longQuery: (max: number) => `Parameter q must be at most ${max} characters long.`,
+  unknownParameter: (name: string) => `Invalid parameter ${name}.`,
+
+  unknownCompany: (slug: string) => `No company with slug "${slug}". Find slugs through /api/v1/search?q=name.`,
+  companyNoData: (company: string) => `${company} has no data in the current month.`,
+  companyNotInCountry: (company: string, country: string, countries: readonly string[]) =>
+    `${company} has no data for ${country} this month. Its countries: ${list(countries)}.`,
+
+  compareMissing: 'Parameter companies is required: 2 to 5 comma-separated company slugs.',
+  compareCount: (count: number) => `Parameter companies must name 2 to 5 distinct company slugs; got ${count}.`,
+  compareUnknown: (unknown: readonly string[]) =>
+    `Unknown compan${unknown.length === 1 ? 'y' : 'ies'}: ${list(unknown)}. Find slugs through /api/v1/search?q=name.`,
+
+  openapiMissing: 'The OpenAPI document is not available in this build.',
+} as const;

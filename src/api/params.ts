@@ -1,0 +1,120 @@
+/**
+ * Query and path parameters of every endpoint (service-spec §4, data-and-rules §4):
+ * one zod object per endpoint, validated by the handler and read by the OpenAPI
+ * generator (`z.toJSONSchema(schema, { io: 'input' })`).
+ */
+import { z } from 'zod';
+import { SORTS } from '../core/schemas/responses.ts';
+import { badRequest } from './errors.ts';
+import type { ErrorExtra } from './errors.ts';
+import { messages } from './messages.ts';
+
+export const SEARCH_QUERY_MAX = 100;
+export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A base-10 integer in [min, max] (data-and-rules §4: anything else is a 400). */
+function integer(name: string, min: number, max: number | null, fallback: number) {
+  const message = messages.badInteger(name, min, max);
+  let inner = z.number({ error: message }).int({ error: message }).min(min, { error: message });
+  if (max !== null) inner = inner.max(max, { error: message });
+  return z.preprocess((value) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value), inner.default(fallback));
+}
+
+const country = z.string().meta({
+  description: 'Country code, name or alias, case-insensitive (for example `us`, `United Kingdom`, `UK`).',
+  example: 'us',
+});
+
+/** GET /api/v1 and GET /api/v1/health take no parameters. */
+export const IndexQuerySchema = z.object({}).meta({ description: 'No parameters.' });
+export const HealthQuerySchema = z.object({}).meta({ description: 'No parameters.' });
+
+/** §4.3 */
+export const SearchQuerySchema = z.object({
+  q: z
+    .string({ error: messages.missingQuery })
+    .trim()
+    .min(1, { error: messages.blankQuery })
+    .max(SEARCH_QUERY_MAX, { error: messages.longQuery(SEARCH_QUERY_MAX) })
+    .meta({ description: 'Company name, alias or subsidiary; approximate matches are found. At most 100 characters.', example: 'kestrel' }),
+  country: country.optional().meta({
+    description: 'Only companies ranked in this country, each shown with that country’s ranking. Default: each company’s own default country (the United States when it has US data).',
+  }),
+  limit: integer('limit', 1, 20, 5).meta({ description: 'Maximum number of results, 1 to 20.' }),
+});
+
+/** §4.4 (path) */
+export const CompanyPathSchema = z.object({
+  slug: z.string().meta({ description: 'Company slug (lowercase, hyphenated name), case-insensitive; find it through search.', example: 'kestrel-aerospace-group' }),
+});
+
+/** §4.4 */
+export const CompanyQuerySchema = z.object({
+  country: country.optional().meta({
+    description: 'Country of the profile. Default: the United States when the company has US data this month, else its best market.',
+  }),
+});
+
+/** §4.5 */
+export const RankingsQuerySchema = z.object({
+  industry: z
+    .string()
+    .optional()
+    .meta({ description: 'Industry name or slug, case-insensitive. Omit for the overall leaderboard (each company once, by its best industry).', example: 'aerospace' }),
+  country: country.default('us'),
+  month: z
+    .string()
+    .refine((value) => MONTH_PATTERN.test(value), { error: (issue) => messages.badMonthFormat(String(issue.input)) })
+    .optional()
+    .meta({ description: 'Dataset month YYYY-MM. Default: the current month.', example: '2026-04' }),
+  limit: integer('limit', 1, 100, 25).meta({ description: 'Results per page, 1 to 100.' }),
+  page: integer('page', 1, null, 1).meta({ description: 'Page number from 1; a page past the last one is empty.' }),
+  sort: z
+    .enum(SORTS, { error: (issue) => messages.badSort(String(issue.input), SORTS) })
+    .default('rank')
+    .meta({ description: '`rank` (or `score`): rank order; `mentions`: mention count first; `name`: alphabetical; `change`: biggest rank improvers since the previous month first.' }),
+});
+
+/** §4.6 (path) */
+export const LeadersPathSchema = z.object({
+  industry: z.string().meta({ description: 'Industry slug or name, case-insensitive (`all` for all industries).', example: 'aerospace' }),
+  country: country,
+});
+
+/** §4.6 */
+export const LeadersQuerySchema = z.object({
+  limit: integer('limit', 1, 100, 10).meta({ description: 'Number of leaders, 1 to 100.' }),
+});
+
+/** §4.7 */
+export const CompareQuerySchema = z.object({
+  companies: z
+    .string({ error: messages.compareMissing })
+    .meta({ description: '2 to 5 distinct company slugs, comma-separated.', example: 'kestrel-aerospace-group,northwind' }),
+  country: country.optional().meta({ description: 'Country applied to every company. Default: each company in its own default country.' }),
+});
+
+const extras: Record<string, ErrorExtra> = { sort: { validSorts: [...SORTS] } };
+
+/**
+ * Validates a query against one of the schemas above. Blank optional values count
+ * as absent; the first problem becomes a 400 naming the parameter.
+ *
+ * @example
+ * const { limit, page } = parseParams(RankingsQuerySchema, c.req.query());
+ */
+export function parseParams<S extends z.ZodObject>(schema: S, raw: Record<string, string>): z.output<S> {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (key !== 'q' && value.trim() === '') continue;
+    input[key] = value;
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? '');
+  throw badRequest(issue?.message ?? messages.unknownParameter(name), { parameter: name, ...extras[name] });
+}

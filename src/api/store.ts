@@ -1,0 +1,119 @@
+import { StoreError } from './errors.ts';
+import { Lru } from './lru.ts';
+
+/**
+ * Read-only access to the files the build wrote under `dist/`, addressed by a
+ * relative path such as `views/meta.json`. The Node server reads the file system,
+ * the Worker its static-assets binding.
+ *
+ * @example
+ * const text = await store.read('views/meta.json'); // null when absent
+ */
+export interface ViewStore {
+  /** The file's text, `null` when there is no such file; throws when it cannot be read. */
+  read(path: string): Promise<string | null>;
+}
+
+/**
+ * A Map-backed store: for tests and for embedding views in memory.
+ *
+ * @example
+ * const store = new MemoryStore({ 'views/meta.json': meta });
+ */
+export class MemoryStore implements ViewStore {
+  readonly #files = new Map<string, string>();
+
+  constructor(files: Record<string, unknown> = {}) {
+    for (const [path, value] of Object.entries(files)) this.set(path, value);
+  }
+
+  /** Objects are stored as their JSON text, strings as they are. */
+  set(path: string, value: unknown): this {
+    this.#files.set(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return this;
+  }
+
+  delete(path: string): this {
+    this.#files.delete(path);
+    return this;
+  }
+
+  async read(path: string): Promise<string | null> {
+    return this.#files.get(path) ?? null;
+  }
+}
+
+export interface ViewCacheOptions {
+  /** Parsed views kept in memory; views are immutable for the life of an instance. */
+  maxEntries?: number;
+  /** Where read/parse failures are reported, once per path until it reads again. */
+  log?: (line: string) => void;
+}
+
+const defaults = {
+  maxEntries: 256,
+  log: (line: string) => console.error(line),
+} satisfies Required<ViewCacheOptions>;
+
+/**
+ * Parses views once and keeps the most recently used ones (LRU). Concurrent
+ * requests for the same view share one read. Failures are not cached, so one bad
+ * file fails only the requests that need it.
+ *
+ * @example
+ * const cache = new ViewCache(store);
+ * const meta = await cache.json<MetaView>('views/meta.json');
+ */
+export class ViewCache {
+  readonly #store: ViewStore;
+  readonly #options: Required<ViewCacheOptions>;
+  readonly #entries: Lru<Promise<unknown>>;
+  readonly #failing = new Set<string>();
+
+  constructor(store: ViewStore, options: ViewCacheOptions = {}) {
+    this.#store = store;
+    this.#options = { ...defaults, ...options };
+    this.#entries = new Lru(this.#options.maxEntries);
+  }
+
+  /** The parsed view, `null` when absent; throws {@link StoreError} when unreadable. */
+  json<T>(path: string): Promise<T | null> {
+    return this.#get(path, parseJson) as Promise<T | null>;
+  }
+
+  /** The raw text of a file, cached like a view. */
+  text(path: string): Promise<string | null> {
+    return this.#get(path, (text) => text) as Promise<string | null>;
+  }
+
+  #get(path: string, parse: (text: string) => unknown): Promise<unknown> {
+    const key = parse === parseJson ? path : `text:${path}`;
+    const hit = this.#entries.get(key);
+    if (hit) return hit;
+    const pending = this.#load(path, parse);
+    this.#entries.set(key, pending);
+    pending.catch(() => this.#entries.deleteIf(key, pending));
+    return pending;
+  }
+
+  async #load(path: string, parse: (text: string) => unknown): Promise<unknown> {
+    try {
+      const text = await this.#store.read(path);
+      const value = text === null ? null : parse(text);
+      this.#failing.delete(path);
+      return value;
+    } catch (cause) {
+      const error = new StoreError(path, cause);
+      error.reported = true;
+      if (!this.#failing.has(path)) {
+        this.#failing.add(path);
+        this.#options.log(`[api] ${error.message}`);
+      }
+      throw error;
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  return JSON.parse(text);
+}
