@@ -1,0 +1,92 @@
+/**
+ * The build as the operator runs it (`tsx scripts/build.ts`, pages included):
+ * reproducible to the byte, atomic on failure, incremental through the cache.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'evi-out-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function build(env: Record<string, string>) {
+  try {
+    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+      cwd: root,
+      env: { ...process.env, SOURCE_DATE_EPOCH: '1790000000', SITE_URL: 'https://evi.example', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stderr: string };
+    return { code: err.code, stderr: err.stderr };
+  }
+}
+
+function tree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(relative(dir, p), readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('build output', () => {
+  const data = join(tmp, 'data');
+  cpSync(join(root, 'test/fixtures/basic'), data, { recursive: true });
+
+  it('is byte-identical for identical input', async () => {
+    const a = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'a'), EVI_CACHE_DIR: 'off' });
+    expect(a.code, a.stderr).toBe(0);
+    const b = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'b'), EVI_CACHE_DIR: join(tmp, 'cache-b') });
+    expect(b.code, b.stderr).toBe(0);
+    const ta = tree(join(tmp, 'a'));
+    const tb = tree(join(tmp, 'b'));
+    expect([...ta.keys()].sort()).toEqual([...tb.keys()].sort());
+    for (const [k, v] of ta) expect(v.equals(tb.get(k)!), k).toBe(true);
+    expect(ta.has('index.html') && ta.has('api/v1/index.json') && ta.has('views/meta.json')).toBe(true);
+    // SOURCE_DATE_EPOCH 1790000000 is 2026-09-21.
+    expect(JSON.parse(ta.get('api/v1/health.json')!.toString()).lastUpdated).toBe('2026-09-21');
+  });
+
+  it('leaves the previous output exactly as it was when the data is bad', async () => {
+    const out = join(tmp, 'a');
+    const before = tree(out);
+    const mtimes = [...before.keys()].map((k) => statSync(join(out, k)).mtimeMs);
+    const bad = join(tmp, 'bad');
+    cpSync(data, bad, { recursive: true });
+    writeFileSync(join(bad, 'mentions/2026-03.csv'), readFileSync(join(bad, 'mentions/2026-03.csv'), 'utf8') + 'x1,not-a-date,ChatGPT,us,Aerospace,Leadership,q1,\n');
+    const r = await build({ EVI_DATA_DIR: bad, EVI_OUT_DIR: out, EVI_CACHE_DIR: 'off' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/mentions\/2026-03\.csv:35:2 \(collected_at\): must be a date/);
+    expect(r.stderr).toMatch(/the output folder was not touched/);
+    const after = tree(out);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [k, v] of before) expect(v.equals(after.get(k)!), k).toBe(true);
+    expect([...before.keys()].map((k) => statSync(join(out, k)).mtimeMs)).toEqual(mtimes);
+    expect(readdirSync(tmp).filter((n) => n.includes('.stage-'))).toEqual([]);
+  });
+
+  it('parses only the months whose file changed', async () => {
+    const cache = join(tmp, 'cache-b');
+    const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'b'), EVI_CACHE_DIR: cache });
+    expect(again.stderr).toMatch(/2026-02: 3 rows \(cached, unchanged\)/);
+    expect(again.stderr).toMatch(/2026-03: 33 rows \(cached, unchanged\)/);
+    writeFileSync(join(data, 'mentions/2026-03.csv'), readFileSync(join(data, 'mentions/2026-03.csv'), 'utf8') + 'x9,2026-03-12,ChatGPT,us,Aerospace,Leadership,q1,Orbital Works\n');
+    const changed = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'b'), EVI_CACHE_DIR: cache });
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stderr).toMatch(/2026-02: 3 rows \(cached, unchanged\)/);
+    expect(changed.stderr).toMatch(/2026-03: 34 rows read in/);
+    expect(JSON.parse(readFileSync(join(tmp, 'b/build-report.json'), 'utf8')).rows.total).toBe(37);
+  });
+});
