@@ -255,6 +255,8 @@ export function metaView(input: SiteInput): MetaView {
     industries: reg.industries.map((i) => ({ name: i.name, slug: i.slug })),
     countries: reg.countries.map((c) => ({ code: c.code, name: c.name, aliases: c.aliases })),
     totalCompanies: reg.companies.length,
+    themes: input.themes,
+    researchModels: input.researchModels,
     boards,
     examples,
     index: {

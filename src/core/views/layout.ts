@@ -46,6 +46,10 @@ export interface MetaView {
   industries: IndustryRef[];
   countries: CountryRef[];
   totalCompanies: number;
+  /** Candidate-experience themes seen in the data (all months), sorted. */
+  themes?: string[];
+  /** Answer sources collected for research and never scored, sorted. */
+  researchModels?: string[];
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
   boards: Record<string, Record<string, string[]>>;
   /** Real values used to build example URLs. */
