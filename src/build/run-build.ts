@@ -11,6 +11,7 @@ import { compareKeys } from '../core/text.ts';
 import { boardViews, companyViews, metaView, searchDocs, searchRankings, staticDefaults, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type BoardView, type CompanyView } from '../core/views/layout.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
+import { openApiDocument } from '../core/openapi.ts';
 import { loadData } from './load-data.ts';
 import { hostFiles } from './host-config.ts';
 import { JsonWriter } from './write-json.ts';
@@ -125,6 +126,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
 
     const api = new JsonWriter(stage);
     for (const [path, body] of staticDefaults(meta, current, companies)) await api.write(path, body);
+    await api.write('api/v1/openapi.json', openApiDocument(meta));
     for (const [path, text] of hostFiles()) await api.writeText(path, text);
     await views.flush();
     await api.flush();
