@@ -160,31 +160,32 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const all: DataIssue[] = [];
   let truncated = false;
   try {
-    await Promise.all(
-      todo.map(async ({ i, key }) => {
-        const f = months[i]!;
-        const t0 = performance.now();
-        const job = { path: f.path, display: f.display, month: f.month, lookups };
-        const parsed = pool ? await pool.run(job) : await parseMonthFile(f.path, f.display, f.month, lookups);
-        if (!parsed.aggregate) {
-          all.push(...parsed.issues);
-          truncated ||= parsed.truncated;
-          log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
-          return;
-        }
-        rows[i] = parsed.aggregate.rows;
-        const s = (performance.now() - t0) / 1000;
-        log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
-        if (key) {
-          await mkdir(opts.cacheDir!, { recursive: true });
-          const tmp = `${key}.${process.pid}.tmp`;
-          await writeFile(tmp, JSON.stringify(parsed.aggregate));
-          await rename(tmp, key);
-          await writeFile(`${key}.rows`, String(parsed.aggregate.rows));
-          cachePaths[i] = key;
-        } else aggregates[i] = parsed.aggregate;
-      }),
-    );
+    const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+      const f = months[i]!;
+      const t0 = performance.now();
+      const job = { path: f.path, display: f.display, month: f.month, lookups };
+      const parsed = pool ? await pool.run(job) : await parseMonthFile(f.path, f.display, f.month, lookups);
+      if (!parsed.aggregate) {
+        all.push(...parsed.issues);
+        truncated ||= parsed.truncated;
+        log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
+        return;
+      }
+      rows[i] = parsed.aggregate.rows;
+      const s = (performance.now() - t0) / 1000;
+      log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
+      if (key) {
+        await mkdir(opts.cacheDir!, { recursive: true });
+        const tmp = `${key}.${process.pid}.tmp`;
+        await writeFile(tmp, JSON.stringify(parsed.aggregate));
+        await rename(tmp, key);
+        await writeFile(`${key}.rows`, String(parsed.aggregate.rows));
+        cachePaths[i] = key;
+      } else aggregates[i] = parsed.aggregate;
+    };
+    // In-process months go one at a time so that each one's timing means something.
+    if (pool) await Promise.all(todo.map(parseOne));
+    else for (const job of todo) await parseOne(job);
   } finally {
     await pool?.close();
   }
