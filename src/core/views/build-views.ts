@@ -103,15 +103,18 @@ function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>
 
 const name = (reg: Registry, code: string) => reg.countries.find((c) => c.code === code)!.name;
 
+// "in the United States", "in the Netherlands", but "in France".
+const inCountry = (country: string) => `in ${/^(United |Netherlands$|Philippines$|Czech Republic$)/.test(country) ? 'the ' : ''}${country}`;
+
 function summary(p: Omit<CompanyProfile, 'summary' | 'methodology'>, hits: number, k: number): string {
-  const first = `${p.company} ranks ${ordinal(p.industryRank)} of ${p.totalCompaniesInIndustry} ${p.industry} employers in ${p.country} in ${p.month}, with a Visibility Score of ${p.visibilityScore}: AI assistants named it in ${hits} of ${k} model-and-theme combinations.`;
+  const first = `${p.company} ranks ${ordinal(p.industryRank)} of ${p.totalCompaniesInIndustry} ${p.industry} employers ${inCountry(p.country)} in ${p.month}, with a Visibility Score of ${p.visibilityScore}: AI assistants named it in ${hits} of ${k} model-and-theme combinations.`;
   const prev = p.history.length > 1 ? p.history[p.history.length - 2]! : null;
   const moved = prev
     ? prev.rank === p.industryRank
       ? ` Its industry rank is unchanged since ${prev.month}.`
       : ` That is ${Math.abs(prev.rank - p.industryRank)} place${Math.abs(prev.rank - p.industryRank) === 1 ? '' : 's'} ${prev.rank > p.industryRank ? 'up' : 'down'} from ${prev.month}.`
     : '';
-  return `${first} Across all industries it ranks ${ordinal(p.overallRank)} of ${p.totalCompaniesInCountry} in ${p.country}.${moved}`;
+  return `${first} Across all industries it ranks ${ordinal(p.overallRank)} of ${p.totalCompaniesInCountry} ${inCountry(p.country)}.${moved}`;
 }
 
 /** Company views (current month), in slug order. */
