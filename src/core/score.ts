@@ -102,7 +102,6 @@ function scoreContext(
     else answersOf.set(company.idx, answers.slice());
   }
   const k = ctx.combos.length;
-  const n = u.length;
   const hitsOf = new Map<number, Uint8Array>();
   const stats = u.map((c) => {
     const answers = answersOf.get(c.idx);
@@ -153,7 +152,6 @@ function scoreContext(
     rows.sort((a, b) => b.named - a.named || b.mentions - a.mentions || a.s.c.nameOrder - b.s.c.nameOrder);
     rows.forEach((r, i) => (detail.get(r.s.c.idx)!.themes[theme] = { rank: i + 1, score: round1(r.named, idxs.length) }));
   }
-  void n;
   board.detail = detail;
   return board;
 }
