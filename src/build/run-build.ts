@@ -4,7 +4,7 @@
  * build replaces the output (data-and-rules §1.5).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
@@ -48,6 +48,24 @@ export interface BuildResult {
   cacheHits: number;
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Stage folders of builds that were killed before they could clean up. */
+async function removeStaleStages(outDir: string): Promise<void> {
+  const prefix = `.${basename(outDir)}.stage-`;
+  for (const name of await readdir(dirname(outDir)).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)/.exec(name.slice(prefix.length))?.[1]);
+    if (name.startsWith(prefix) && (pid === process.pid || !alive(pid))) await rm(join(dirname(outDir), name), { recursive: true, force: true });
+  }
+}
+
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
@@ -58,7 +76,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const pools = universes(reg);
 
   const stage = join(dirname(outDir), `.${basename(outDir)}.stage-${process.pid}`);
-  await rm(stage, { recursive: true, force: true });
+  await removeStaleStages(outDir);
   const views = new JsonWriter(join(stage, 'views'));
   const last = data.months.length - 1;
   const results: MonthResult[] = [];
