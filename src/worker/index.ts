@@ -1,0 +1,29 @@
+/**
+ * The Cloudflare Worker: the same handler as the Node server, over the static
+ * assets of `dist/`. wrangler.toml routes `/api` and `/api/*` here first; every
+ * other path is an asset.
+ */
+import { createHandler } from '../api/index.ts';
+import type { Handler } from '../api/index.ts';
+import { AssetsStore } from './assets-store.ts';
+import type { AssetsBinding } from './assets-store.ts';
+
+export interface Env {
+  ASSETS: AssetsBinding;
+}
+
+// One handler per isolate, so parsed views and the search index are reused across requests.
+let handler: Handler | null = null;
+let boundTo: AssetsBinding | null = null;
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
+    if (!handler || boundTo !== env.ASSETS) {
+      handler = createHandler(new AssetsStore(env.ASSETS));
+      boundTo = env.ASSETS;
+    }
+    return handler(request);
+  },
+};

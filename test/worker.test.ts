@@ -1,0 +1,134 @@
+/**
+ * The Worker under workerd (Miniflare 4 in-process, offline) over the real built
+ * dist/ as its static assets, configured from wrangler.toml: the shared API suite,
+ * then routing of assets and failure isolation.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import type { RequestInit as MiniflareRequestInit } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
+import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
+import { viewPaths } from '../src/core/views/layout.ts';
+import type { MetaView } from '../src/core/views/layout.ts';
+import { FsStore } from '../src/server/fs-store.ts';
+import { apiSuite } from './lib/api-suite.ts';
+import { builtDist } from './lib/dist.ts';
+
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
+process.env.WRANGLER_SEND_METRICS = 'false';
+
+const root = resolve(import.meta.dirname, '..');
+let dist: string;
+let script: string;
+const instances: Miniflare[] = [];
+
+/** The worker bundled as wrangler does (ESM, workerd conditions), once per run. */
+async function bundle(): Promise<string> {
+  const outfile = join(root, '.cache', 'worker-test', 'index.js');
+  await build({
+    entryPoints: [join(root, 'src/worker/index.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+/** A Miniflare worker configured by wrangler.toml, with `assets` pointing at `directory`. */
+function configured(directory: string) {
+  const config = unstable_readConfig({ config: join(root, 'wrangler.toml') }, { hideWarnings: true });
+  if (!config.assets) throw new Error('wrangler.toml has no [assets]');
+  config.assets = { ...config.assets, directory };
+  return unstable_getMiniflareWorkerOptions(config).workerOptions;
+}
+
+async function start(directory: string): Promise<Miniflare> {
+  const workerOptions = configured(directory);
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: script,
+    compatibilityDate: workerOptions.compatibilityDate,
+    compatibilityFlags: workerOptions.compatibilityFlags,
+    assets: { ...workerOptions.assets!, directory },
+    cf: false,
+  });
+  await mf.ready;
+  instances.push(mf);
+  return mf;
+}
+
+const BASE = 'http://localhost';
+const call = async (mf: Miniflare, path: string, init?: RequestInit) =>
+  (await mf.dispatchFetch(`${BASE}${path}`, init as MiniflareRequestInit)) as unknown as Response;
+
+beforeAll(async () => {
+  [dist, script] = await Promise.all([builtDist(), bundle()]);
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all(instances.map((mf) => mf.dispose()));
+});
+
+describe('Worker under workerd: API contract', () => {
+  let mf: Miniflare;
+  beforeAll(async () => {
+    mf = await start(dist);
+  }, 60_000);
+  apiSuite(() => ({
+    fetch: (path, init) => call(mf, path, init),
+    read: (path) => new FsStore(dist).read(path),
+  }));
+});
+
+describe('Worker under workerd: routing and failures', () => {
+  let mf: Miniflare;
+  beforeAll(async () => {
+    mf = await start(dist);
+  }, 60_000);
+
+  it('wrangler.toml routes /api and /api/* to the worker first, assets otherwise', async () => {
+    const workerOptions = configured(dist);
+    expect(readFileSync(join(root, 'wrangler.toml'), 'utf8')).toMatch(/^directory = "\.\/dist"$/m);
+    expect(workerOptions.assets?.binding).toBe('ASSETS');
+    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*']);
+    // The handler answers even where the static default file exists (it sets the ETag).
+    const res = await call(mf, '/api/v1/health');
+    expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    await res.arrayBuffer();
+    const asset = await call(mf, '/views/meta.json');
+    expect(asset.status).toBe(200);
+    expect(((await asset.json()) as MetaView).month).toBeTruthy();
+  });
+
+  it('a corrupt view gives 502 for that request; the next request for another resource is 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evi-worker-corrupt-'));
+    try {
+      const meta = JSON.parse(readFileSync(join(dist, viewPaths.meta()), 'utf8')) as MetaView;
+      const [bad, good] = meta.examples.compare as [string, string];
+      for (const path of [viewPaths.meta(), viewPaths.company(good)]) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        copyFileSync(join(dist, path), join(dir, path));
+      }
+      writeFileSync(join(dir, viewPaths.company(bad)), '{"slug": "truncated');
+      const broken = await start(dir);
+      const res = await call(broken, `/api/v1/company/${bad}`);
+      expect(res.status).toBe(502);
+      const text = await res.text();
+      expect(ErrorResponseSchema.parse(JSON.parse(text)).error).toBe('internal');
+      expect(text).not.toMatch(/JSON|position|at /);
+      expect((await call(broken, `/api/v1/company/${good}`)).status).toBe(200);
+      expect((await call(broken, '/api/v1/health')).status).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
