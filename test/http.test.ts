@@ -142,7 +142,7 @@ describe('Node server: rate limit (60 per rolling minute per client)', () => {
       expect(res.headers['ratelimit-policy']).toBe('"default";q=60;w=60');
       expect(res.headers.ratelimit).toMatch(new RegExp(`^"default";r=${59 - i};t=\\d+$`));
     }
-    for (const headers of [{}, { 'X-Forwarded-For': '203.0.113.7' }, { 'X-Forwarded-For': '203.0.113.8, 127.0.0.1' }]) {
+    for (const headers of [{}, { 'X-Forwarded-For': '203.0.113.7' }, { 'X-Forwarded-For': '203.0.113.8, 127.0.0.1' }] as Record<string, string>[]) {
       const res = await raw(url, '/api/v1/health', headers);
       expect(res.status).toBe(429);
       const retryAfter = Number(res.headers['retry-after']);
