@@ -127,7 +127,7 @@ describe('Node server: its own duties', () => {
   it('logs one line per request: method, path, status, milliseconds', async () => {
     logs.length = 0;
     await raw(url, '/api/v1/health');
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !logs.some((l) => l.startsWith('GET /api/v1/health ')); i++) await new Promise((r) => setTimeout(r, 10));
     expect(logs.filter((l) => l.startsWith('GET /api/v1/health '))).toHaveLength(1);
     expect(logs.at(-1)).toMatch(/^GET \/api\/v1\/health 200 \d+\.\dms$/);
   });
@@ -229,7 +229,7 @@ describe('npm run serve (src/server/main.ts)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
     await res.arrayBuffer();
-    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !/GET \/api\/v1\/health 200/.test(out); i++) await new Promise((r) => setTimeout(r, 10));
     expect(out).toMatch(/GET \/api\/v1\/health 200 \d+\.\dms/);
     const code = await new Promise<number | null>((ok) => {
       child.once('exit', (c) => ok(c));
