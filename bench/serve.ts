@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
@@ -247,8 +247,10 @@ async function latency(): Promise<Latency[]> {
   return out;
 }
 
+const loadBefore = loadavg()[0] ?? 0;
 const latencies = await latency();
 const loads = await throughput();
+const loadAfter = loadavg()[0] ?? 0;
 
 const b = loads.find((l) => l.label.startsWith('(b)'))!.rps;
 const ms = (x: number) => x.toFixed(3);
@@ -257,7 +259,7 @@ const section = [
   '## Serve (bench:serve)',
   '',
   `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date}, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months).`,
-  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; server and autocannon on the same machine over loopback, one server process, request log on, rate limit off (RATE_LIMIT_PER_MINUTE=0), no Accept-Encoding.`,
+  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; server and autocannon on the same machine over loopback, one server process, request log on, rate limit off (RATE_LIMIT_PER_MINUTE=0), no Accept-Encoding. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (other work was running on the machine: p99 figures include preemption).`,
   '',
   '| Load | Path | Body (B) | req/s | × (b) | p50 (ms) | p99 (ms) | non-2xx |',
   '|---|---|---:|---:|---:|---:|---:|---:|',

@@ -226,11 +226,14 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   }
 
   const app = new Hono({ strict: false });
+  // Every response builder sets the CORS headers itself; Hono's CORS middleware answers the preflight.
+  // Other requests skip it: touching `c.res` before the route would make Hono copy every response.
+  const preflight = cors({ origin: '*', allowMethods: [...ALLOWED_METHODS], exposeHeaders: EXPOSE_HEADERS, maxAge: 86400 });
   app.use(async (c, next) => {
-    if (c.req.method === 'OPTIONS') c.res.headers.set('Allow', ALLOW);
-    await next();
+    if (c.req.method !== 'OPTIONS') return next();
+    c.res.headers.set('Allow', ALLOW);
+    return preflight(c, next);
   });
-  app.use(cors({ origin: '*', allowMethods: [...ALLOWED_METHODS], exposeHeaders: EXPOSE_HEADERS, maxAge: 86400 }));
   app.use(async (c, next) => {
     if (!(ALLOWED_METHODS as readonly string[]).includes(c.req.method)) {
       throw new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(c.req.method));
