@@ -1,0 +1,62 @@
+/**
+ * Build-time access to the view store for the pages. The build writes every view
+ * into a stage folder and points `EVI_VIEWS_DIR` at it before Astro runs; the
+ * static API files sit beside it (`../api/v1/...`), so the real handler can answer
+ * the example requests of the documentation.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { createHandler } from '../api/index.ts';
+import type { Handler } from '../api/index.ts';
+import { viewPaths } from '../core/views/layout.ts';
+import type { BoardView, CompanyView, MetaView } from '../core/views/layout.ts';
+
+const root = (): string => dirname(resolve(process.env.EVI_VIEWS_DIR ?? 'dist/views'));
+
+function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(join(root(), path), 'utf8')) as T;
+}
+
+let metaCache: MetaView | undefined;
+export function meta(): MetaView {
+  return (metaCache ??= readJson<MetaView>(viewPaths.meta()));
+}
+
+export function company(slug: string): CompanyView {
+  return readJson<CompanyView>(viewPaths.company(slug));
+}
+
+export function companySlugs(): string[] {
+  return readdirSync(join(root(), dirname(viewPaths.company('x'))))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** The leaderboard, or null when the month has none for that country and industry. */
+export function board(month: string, country: string, industry: string): BoardView | null {
+  const list = meta().boards[month]?.[country] ?? [];
+  if (industry === 'all' ? list.length === 0 : !list.includes(industry)) return null;
+  return readJson<BoardView>(viewPaths.board(month, country, industry));
+}
+
+let handler: Handler | undefined;
+/** A real answer of the API for `url` (absolute, under SITE_URL), from the handler over this build's files. */
+export async function apiGet(url: string, method = 'GET'): Promise<{ status: number; body: unknown }> {
+  handler ??= createHandler(
+    {
+      read: async (path) => {
+        try {
+          return await readFile(join(root(), path), 'utf8');
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          throw e;
+        }
+      },
+    },
+    { log: () => {} },
+  );
+  const res = await handler(new Request(url, { method }));
+  return { status: res.status, body: await res.json() };
+}
