@@ -1,0 +1,157 @@
+/**
+ * The pages in a real browser: Debian's Chromium driven by playwright-core (no
+ * browser is ever downloaded). Docs -> #methodology -> search with a typo ->
+ * profile with its SVG chart, no console error, AA text contrast as rendered,
+ * and the same pages readable with JavaScript off. Screenshots: test-output/.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { MetaView } from '../src/core/views/layout.ts';
+import { ROOT, buildSite } from './lib/build-once.ts';
+import { serveSite } from './lib/static-server.ts';
+import type { SiteServer } from './lib/static-server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SHOTS = join(ROOT, 'test-output');
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/browser.test.ts skipped: ${CHROMIUM} is absent (install it with: apt-get install -y chromium)`);
+
+/** Runs in the page: text elements whose colour is below WCAG AA against their effective background. */
+function contrastFailures(): string[] {
+  const parse = (c: string) => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number) as number[];
+  const lum = ([r, g, b]: number[]) => {
+    const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+  };
+  const background = (el: Element | null): number[] => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c.length < 4 || c[3]! > 0) return c;
+    }
+    return [255, 255, 255];
+  };
+  const out: string[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set<Element>();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || seen.has(el) || !n.textContent?.trim() || el.getClientRects().length === 0) continue;
+    seen.add(el);
+    const style = getComputedStyle(el);
+    const fg = parse(el instanceof SVGElement ? style.fill : style.color);
+    const bg = background(el instanceof SVGElement ? el.closest('svg') : el);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    const ratio = (hi! + 0.05) / (lo! + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) out.push(`${el.tagName.toLowerCase()} "${n.textContent.trim().slice(0, 40)}": ${ratio.toFixed(2)}:1`);
+  }
+  return out;
+}
+
+describe.skipIf(!hasChromium)('the site in Chromium', () => {
+  let browser: Browser;
+  let server: SiteServer;
+  let meta: MetaView;
+  const errors: string[] = [];
+
+  const watch = (page: Page) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    page.on('requestfailed', (r) => errors.push(`${page.url()}: request failed: ${r.url()}`));
+    return page;
+  };
+
+  beforeAll(async () => {
+    const dist = await buildSite();
+    meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
+    server = await serveSite(dist);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('docs -> #methodology -> search with a typo -> profile with its history chart', async () => {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = watch(await context.newPage());
+
+    await page.goto(`${server.url}/api-docs/`);
+    expect(await page.locator('h1').count()).toBe(1);
+    await page.screenshot({ path: join(SHOTS, 'api-docs.png') });
+    expect(await page.evaluate(contrastFailures)).toEqual([]);
+
+    await page.locator('nav[aria-label="On this page"] a[href="#methodology"]').click();
+    await page.waitForURL(/#methodology$/);
+    const top = await page.evaluate(() => document.getElementById('methodology')!.getBoundingClientRect().top);
+    expect(Math.abs(top)).toBeLessThan(5);
+    expect(await page.locator('#methodology h2').innerText()).toBe('Methodology');
+    await page.screenshot({ path: join(SHOTS, 'methodology.png') });
+
+    // One letter dropped from a real company name.
+    const name = meta.examples.search;
+    const typo = name.slice(0, 3) + name.slice(4);
+    const input = page.getByLabel('Find a company');
+    await input.scrollIntoViewIfNeeded();
+    await input.pressSequentially(typo, { delay: 15 });
+    const first = page.locator('[data-search-results] a').first();
+    await first.waitFor();
+    expect(await first.getAttribute('href')).toBe(`/company/${meta.examples.company}/`);
+    expect(await page.locator('[data-search-status]').innerText()).toMatch(/found/);
+    await page.locator('form[data-search]').screenshot({ path: join(SHOTS, 'search.png') });
+
+    await first.click();
+    await page.waitForURL(`**/company/${meta.examples.company}/`);
+    expect(await page.locator('h1').innerText()).toBe(name);
+    const chart = page.locator('figure.chart svg').first();
+    await chart.scrollIntoViewIfNeeded();
+    const d = await chart.locator('path').getAttribute('d');
+    expect(d).toMatch(/^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)+/);
+    expect(await chart.locator('circle').count()).toBeGreaterThan(1);
+    const box = await chart.locator('path').boundingBox();
+    expect(box!.width).toBeGreaterThan(100);
+    await chart.screenshot({ path: join(SHOTS, 'chart.png') });
+    expect(await page.evaluate(contrastFailures)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'profile.png'), fullPage: true });
+
+    await page.goto(`${server.url}/`);
+    expect(await page.evaluate(contrastFailures)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'home.png') });
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
+  it('is readable with JavaScript off', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 800, height: 900 } });
+    const page = watch(await context.newPage());
+
+    await page.goto(`${server.url}/api-docs/#methodology`);
+    const methodology = await page.locator('#methodology').innerText();
+    for (const m of meta.methodology.models) expect(methodology).toContain(m);
+    for (const t of meta.themes ?? []) expect(methodology).toContain(t);
+    expect(await page.locator('pre code').count()).toBeGreaterThan(5);
+
+    await page.goto(`${server.url}/company/${meta.examples.company}/`);
+    expect(await page.locator('h1').innerText()).toBe(meta.examples.search);
+    expect(await page.locator('figure.chart svg path').first().isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'profile-no-js.png') });
+
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('table tbody tr').count()).toBeGreaterThan(5);
+    // Without script the search form asks the API, which answers with profile URLs.
+    await page.getByLabel('Find a company').fill(meta.examples.search);
+    const [response] = await Promise.all([page.waitForResponse(/\/api\/v1\/search\?q=/), page.getByRole('button', { name: 'Search' }).click()]);
+    expect(response.status()).toBe(200);
+    expect(((await response.json()) as { results: { slug: string }[] }).results[0]?.slug).toBe(meta.examples.company);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+});
