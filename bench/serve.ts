@@ -17,6 +17,7 @@ import { SORTS } from '../src/core/schemas/responses.ts';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { BoardView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/server/fs-store.ts';
+import { NODE_HANDLER_OPTIONS } from '../src/server/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -223,17 +224,17 @@ async function latency(): Promise<Latency[]> {
   const urls = workload();
   const store = new FsStore(dist);
   // Compile the code paths first (JIT), on an instance that is then dropped: "cold" below is about data, not code.
-  const warm = createHandler(store, { log: () => {} });
+  const warm = createHandler(store, { ...NODE_HANDLER_OPTIONS, log: () => {} });
   for (const list of Object.values(urls)) for (const url of list.slice(0, 200)) await time(warm, url);
   for (const [endpoint, list] of Object.entries(urls)) {
     // cold: a fresh instance (meta.json already loaded, as after the first request); every view read and parsed on first use.
-    const coldHandler = createHandler(store, { log: () => {} });
+    const coldHandler = createHandler(store, { ...NODE_HANDLER_OPTIONS, log: () => {} });
     await time(coldHandler, '/api/v1/health');
     if (endpoint === 'search') await time(coldHandler, '/api/v1/search?q=warmup');
     const cold: number[] = [];
     for (const url of new Set(list)) cold.push(await time(coldHandler, url));
     // built: views in memory, every body shaped, serialized and hashed anew (response cache off).
-    const builtHandler = createHandler(store, { log: () => {}, responseCacheEntries: 0, viewCacheEntries: 4096 });
+    const builtHandler = createHandler(store, { ...NODE_HANDLER_OPTIONS, log: () => {}, responseCacheBytes: 0 });
     for (const url of list) await time(builtHandler, url);
     const built: number[] = [];
     for (let round = 0; round < 3; round++) for (const url of list) built.push(await time(builtHandler, url));
@@ -265,7 +266,7 @@ const section = [
   '|---|---|---:|---:|---:|---:|---:|---:|',
   ...loads.map((l) => `| ${l.label} | \`${l.url}\` | ${l.bytes} | ${l.rps.toFixed(0)} | ${(l.rps / b).toFixed(2)} | ${l.p50} | ${l.p99} | ${l.non2xx} |`),
   '',
-  'In-process handler latency (`createHandler(new FsStore(dist))`, one request at a time, body read to the end), per endpoint over a seeded set of varied URLs:',
+  'In-process handler latency (`createHandler(new FsStore(dist), NODE_HANDLER_OPTIONS)`, one request at a time, body read to the end), per endpoint over a seeded set of varied URLs:',
   '*cold*: first request of each URL on a fresh instance (views read from disk and parsed on first use); *built*: views in memory, response cache off, so every body is shaped, serialized and hashed; *cached*: repeated URLs (response cache hit).',
   '',
   '| Endpoint | URLs | cold p50 | cold p99 | built p50 | built p99 | cached p50 | cached p99 |',

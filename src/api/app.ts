@@ -33,16 +33,17 @@ import type { Catalog } from './views.ts';
 export interface AppOptions {
   /** Where failures are reported; default `console.error`. */
   log?: (line: string) => void;
-  /** Parsed views kept per instance (LRU). */
-  viewCacheEntries?: number;
-  /** Serialized success bodies kept per instance (LRU), keyed by their resolved parameters. */
-  responseCacheEntries?: number;
+  /** Parsed views kept per instance (LRU), in bytes of their JSON text. */
+  viewCacheBytes?: number;
+  /** Serialized success bodies kept per instance (LRU, in bytes), keyed by their resolved parameters. */
+  responseCacheBytes?: number;
 }
 
 const defaults = {
   log: (line: string) => console.error(line),
-  viewCacheEntries: 256,
-  responseCacheEntries: 1024,
+  // Safe within a Worker isolate's 128 MB; the Node server raises both.
+  viewCacheBytes: 8 * 1024 * 1024,
+  responseCacheBytes: 4 * 1024 * 1024,
 } satisfies Required<AppOptions>;
 
 /** Path of the OpenAPI document the build writes (served through the store). */
@@ -60,16 +61,19 @@ const COMPARE_MAX = 5;
  */
 export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   const opts = { ...defaults, ...options };
-  const views = new Views(new ViewCache(store, { maxEntries: opts.viewCacheEntries, log: opts.log }));
-  const entities = new Lru<Promise<Entity>>(opts.responseCacheEntries);
+  const views = new Views(new ViewCache(store, { maxBytes: opts.viewCacheBytes, log: opts.log }));
+  const entities = new Lru<Promise<Entity>>(opts.responseCacheBytes);
 
   /** Views never change during an instance's life, so a body is serialized and hashed once per key. */
   async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Response> {
     let pending = entities.get(key);
     if (!pending) {
       const fresh = (async () => entity(await make()))();
-      entities.set(key, fresh);
-      fresh.catch(() => entities.deleteIf(key, fresh));
+      entities.set(key, fresh, 1);
+      fresh.then(
+        (done) => entities.reweigh(key, fresh, done.bytes.byteLength + key.length),
+        () => entities.deleteIf(key, fresh),
+      );
       pending = fresh;
     }
     return okResponse(await pending);

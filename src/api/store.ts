@@ -44,19 +44,20 @@ export class MemoryStore implements ViewStore {
 }
 
 export interface ViewCacheOptions {
-  /** Parsed views kept in memory; views are immutable for the life of an instance. */
-  maxEntries?: number;
+  /** Parsed views kept in memory, bounded by the length of their JSON text (views are immutable for an instance's life). */
+  maxBytes?: number;
   /** Where read/parse failures are reported, once per path until it reads again. */
   log?: (line: string) => void;
 }
 
 const defaults = {
-  maxEntries: 256,
+  // Safe within a Worker isolate's 128 MB; the Node server raises it.
+  maxBytes: 8 * 1024 * 1024,
   log: (line: string) => console.error(line),
 } satisfies Required<ViewCacheOptions>;
 
 /**
- * Parses views once and keeps the most recently used ones (LRU). Concurrent
+ * Parses views once and keeps the most recently used ones (LRU, by size). Concurrent
  * requests for the same view share one read. Failures are not cached, so one bad
  * file fails only the requests that need it.
  *
@@ -73,7 +74,7 @@ export class ViewCache {
   constructor(store: ViewStore, options: ViewCacheOptions = {}) {
     this.#store = store;
     this.#options = { ...defaults, ...options };
-    this.#entries = new Lru(this.#options.maxEntries);
+    this.#entries = new Lru(this.#options.maxBytes);
   }
 
   /** The parsed view, `null` when absent; throws {@link StoreError} when unreadable. */
@@ -90,9 +91,17 @@ export class ViewCache {
     const key = parse === parseJson ? path : `text:${path}`;
     const hit = this.#entries.get(key);
     if (hit) return hit;
-    const pending = this.#load(path, parse);
-    this.#entries.set(key, pending);
-    pending.catch(() => this.#entries.deleteIf(key, pending));
+    let size = 0;
+    const pending = this.#load(path, (text) => {
+      size = text.length;
+      return parse(text);
+    });
+    // Weighs little while in flight, then the size of its text.
+    this.#entries.set(key, pending, 1);
+    pending.then(
+      () => this.#entries.reweigh(key, pending, Math.max(1, size)),
+      () => this.#entries.deleteIf(key, pending),
+    );
     return pending;
   }
 
