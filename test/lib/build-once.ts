@@ -3,11 +3,14 @@
  * temporary folder. Test files run in separate workers of one vitest process, so
  * the build is shared between them through a folder keyed by that process and by
  * the inputs' modification times, guarded by a lock folder.
+ *
+ * The folder is inside the project (`.cache/test-site/`, ignored by git): Astro
+ * puts the server chunks of a build whose outDir lies outside the working
+ * directory into `<cwd>/.astro/`, which concurrent builds would then share.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -18,6 +21,7 @@ export const SOURCE_DATE_EPOCH = 1790000000;
 export const DATA_DIR = resolve(ROOT, process.env.EVI_TEST_DATA ?? 'data');
 
 const INPUTS = ['src', 'scripts', 'astro.config.mjs', 'package-lock.json'];
+const BUILDS = join(ROOT, '.cache', 'test-site');
 const WAIT_MS = 280_000;
 
 function newestMtime(path: string): number {
@@ -53,14 +57,14 @@ function run(outDir: string): Promise<void> {
   });
 }
 
-/** Old shared builds of earlier runs (a day old) are removed on the way. */
+/** Shared builds of earlier runs (an hour old) are removed on the way. */
 function sweep(except: string): void {
-  const day = Date.now() - 86_400_000;
-  for (const e of readdirSync(tmpdir())) {
-    const p = join(tmpdir(), e);
-    if (!e.startsWith('evi-site-') || p === except || p === `${except}.lock`) continue;
+  const hourAgo = Date.now() - 3_600_000;
+  for (const e of readdirSync(BUILDS)) {
+    const p = join(BUILDS, e);
+    if (p === except || p === `${except}.lock`) continue;
     try {
-      if (statSync(p).mtimeMs < day) rmSync(p, { recursive: true, force: true });
+      if (statSync(p).mtimeMs < hourAgo) rmSync(p, { recursive: true, force: true });
     } catch {
       // another run may be removing it too
     }
@@ -72,7 +76,8 @@ async function buildShared(): Promise<string> {
     .update(`${process.ppid}|${DATA_DIR}|${INPUTS.map((p) => newestMtime(join(ROOT, p))).join(',')}|${newestMtime(DATA_DIR)}`)
     .digest('hex')
     .slice(0, 16);
-  const dir = join(tmpdir(), `evi-site-${key}`);
+  mkdirSync(BUILDS, { recursive: true });
+  const dir = join(BUILDS, key);
   const lock = `${dir}.lock`;
   const complete = () => existsSync(join(dir, 'build-report.json'));
   const deadline = Date.now() + WAIT_MS;
