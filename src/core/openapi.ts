@@ -60,6 +60,7 @@ export interface EndpointDoc {
   exampleUrl: string;
 }
 
+/** service-spec §8: requests per minute per address. */
 const RATE_LIMIT = 60;
 const COMPONENT = '#/components/schemas/';
 
@@ -69,7 +70,7 @@ interface Spec {
   operationId: string;
   path: string;
   summary: string;
-  path_?: ZodObject;
+  pathParams?: ZodObject;
   query: ZodObject;
   response: ZodObject | null;
   errors: ErrorStatus[];
@@ -85,7 +86,7 @@ const SPECS: Spec[] = [
     operationId: 'getCompany',
     path: '/api/v1/company/{slug}',
     summary: 'Company profile',
-    path_: CompanyPathSchema,
+    pathParams: CompanyPathSchema,
     query: CompanyQuerySchema,
     response: CompanyProfileSchema,
     errors: [400, 404, 429, 502],
@@ -96,7 +97,7 @@ const SPECS: Spec[] = [
     operationId: 'getLeaders',
     path: '/api/v1/rankings/{industry}/{country}',
     summary: 'Compact leaders',
-    path_: LeadersPathSchema,
+    pathParams: LeadersPathSchema,
     query: LeadersQuerySchema,
     response: LeadersResponseSchema,
     errors: [400, 404, 429, 502],
@@ -115,7 +116,7 @@ const idOf = (schema: z.ZodType): string => {
 /** Real example values for parameters, by name. */
 function exampleValues(meta: MetaView): Record<string, string> {
   const e = meta.examples;
-  return { q: e.search, slug: e.company, industry: e.industry, country: e.country, month: meta.month, companies: e.compare.join(','), limit: '', page: '', sort: '' };
+  return { q: e.search, slug: e.company, industry: e.industry, country: e.country, month: meta.month, companies: e.compare.join(',') };
 }
 
 function paramDocs(schema: ZodObject, where: 'path' | 'query', examples: Record<string, string>): ParamDoc[] {
@@ -124,7 +125,7 @@ function paramDocs(schema: ZodObject, where: 'path' | 'query', examples: Record<
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(props).map(([name, raw]) => {
     const { description, example, ...rest } = raw;
-    const real = examples[name] || (example === undefined ? undefined : String(example));
+    const real = examples[name] ?? (example === undefined ? undefined : String(example));
     const doc: ParamDoc = { name, in: where, required: where === 'path' || required.has(name), description: String(description ?? ''), schema: rest };
     if (real) doc.example = real;
     return doc;
@@ -145,7 +146,7 @@ export function endpointDocs(meta: MetaView): EndpointDoc[] {
     path: s.path,
     summary: s.summary,
     description: meta.index.endpoints?.[`GET ${s.path}`] ?? s.summary,
-    parameters: [...(s.path_ ? paramDocs(s.path_, 'path', examples) : []), ...paramDocs(s.query, 'query', examples)],
+    parameters: [...(s.pathParams ? paramDocs(s.pathParams, 'path', examples) : []), ...paramDocs(s.query, 'query', examples)],
     response: s.response ? idOf(s.response) : null,
     errors: s.errors,
     exampleUrl: s.example(meta.index.links),
