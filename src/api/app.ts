@@ -9,7 +9,7 @@ import { etag } from 'hono/etag';
 import type { CompanyProfile, CompareResponse, SearchResponse, SearchResult } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, SLUG_RE } from '../core/text.ts';
-import { OVERALL, OVERALL_LABEL } from '../core/views/layout.ts';
+import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
 import { leadersBody, methodologyShort, profileUrl, rankingsBody } from '../core/views/shape.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
@@ -223,9 +223,8 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     const available = cat.meta.boards[month]?.[country.code] ?? [];
     const exists = industry.slug === OVERALL ? available.length > 0 : available.includes(industry.slug);
     if (!exists) throw notFound(messages.noBoard(industry.name, country.name, month));
-    const path = `${month}/${country.code}/${industry.slug}`;
     const board = await views.board(month, country.code, industry.slug);
-    if (!board) throw new StoreError(path, new Error('listed in meta.json but missing'));
+    if (!board) throw new StoreError(viewPaths.board(month, country.code, industry.slug), new Error('listed in meta.json but missing'));
     return board;
   }
 
