@@ -4,16 +4,17 @@
  * build replaces the output (data-and-rules §1.5).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
 import { boardViews, companyViews, metaView, searchDocs, searchRankings, staticDefaults, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type BoardView, type CompanyView } from '../core/views/layout.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
-import { openApiDocument } from '../core/openapi.ts';
+import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
 import { hostFiles } from './host-config.ts';
+import { moveDir } from './move-dir.ts';
 import { JsonWriter } from './write-json.ts';
 
 export interface BuildOptions {
@@ -77,7 +78,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
 
   const stage = join(dirname(outDir), `.${basename(outDir)}.stage-${process.pid}`);
   await removeStaleStages(outDir);
-  const views = new JsonWriter(join(stage, 'views'));
+  const json = join(stage, 'json');
+  const views = new JsonWriter(join(json, 'views'));
   const last = data.months.length - 1;
   const results: MonthResult[] = [];
   const report: BuildReport = {
@@ -142,7 +144,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     await views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
     await views.write('search-rankings.json', searchRankings(meta, companies));
 
-    const api = new JsonWriter(stage);
+    const api = new JsonWriter(json);
     for (const [path, body] of staticDefaults(meta, current, companies)) await api.write(path, body);
     await api.write('api/v1/openapi.json', openApiDocument(meta));
     for (const [path, text] of hostFiles()) await api.writeText(path, text);
@@ -154,11 +156,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     if (opts.pages !== false) {
       log('Building pages');
       const { buildPages } = await import('./build-pages.ts');
-      const pages = await buildPages({ root: opts.root, outDir: site, viewsDir: join(stage, 'views'), siteUrl: opts.siteUrl });
+      const pages = await buildPages({ root: opts.root, outDir: site, viewsDir: join(json, 'views'), jsonDir: json, siteUrl: opts.siteUrl });
       report.output.files += pages.files;
       report.output.bytes += pages.bytes;
-    } else await mkdir(site, { recursive: true });
-    for (const name of ['views', 'api', '_headers', '_redirects']) await rename(join(stage, name), join(site, name));
+    } else await moveDir(json, site);
     const rep = new JsonWriter(site);
     await rep.write('build-report.json', report);
     await rep.flush();

@@ -4,7 +4,7 @@
  */
 import type { APIRoute } from 'astro';
 import { meta } from '../components/site-data.ts';
-import { endpointDocs } from '../core/openapi.ts';
+import { endpointDocs } from '../build/openapi.ts';
 import type { MetaView } from '../core/views/layout.ts';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -26,9 +26,9 @@ import {
   LeadersResponseSchema,
   RankingsResponseSchema,
   SearchResponseSchema,
-} from './schemas/responses.ts';
-import type { ErrorResponse } from './schemas/responses.ts';
-import type { MetaView } from './views/layout.ts';
+} from '../core/schemas/responses.ts';
+import type { ErrorResponse } from '../core/schemas/responses.ts';
+import type { MetaView } from '../core/views/layout.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
