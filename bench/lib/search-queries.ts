@@ -1,0 +1,263 @@
+/**
+ * Labelled query set for the search quality bar of issue "Search that finds the
+ * company": from a registry, queries of each kind with the slug they must find.
+ * A query is kept only when its answer is unambiguous: no other company has the
+ * same folded form, and for prefix and typo queries no other company's key is
+ * as close (same prefix, or an edit distance / prefix distance no larger).
+ */
+import { mulberry32, type Rng } from '../../scripts/lib/registry-gen.ts';
+import { foldWords, stripLegal } from '../../src/core/search/normalize.ts';
+
+export const QUERY_KINDS = [
+  'exact-name',
+  'alias',
+  'subsidiary',
+  'lowercase',
+  'typo-1',
+  'typo-2',
+  'prefix',
+  'missing-suffix',
+  'domain',
+  'accents-stripped',
+  'accents-added',
+] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
+
+export interface LabelledQuery {
+  kind: QueryKind;
+  query: string;
+  /** Slug of the company the query must find. */
+  expected: string;
+}
+
+/** Registry facts the generator needs (a `GenCompany` or a parsed `companies.csv` row). */
+export interface RegistryCompany {
+  slug: string;
+  name: string;
+  website: string;
+  aliases: string[];
+  subsidiaries?: string[];
+}
+
+export interface QueryOptions {
+  seed: number;
+  /** Companies drawn per kind (each gives at most one query of that kind); default all. */
+  perKind?: number;
+}
+
+const SUFFIX_RE = /,?\s+(?:Inc\.?|Ltd\.?|LLC|GmbH|AG|SA|S\.A\.|Group|Holdings|& Co|Corp\.?|plc)$/i;
+const ACCENTS: Record<string, string[]> = { a: ['á', 'à', 'ä', 'å'], e: ['é', 'è', 'ë'], i: ['í', 'ï'], o: ['ó', 'ö'], u: ['ú', 'ü'], n: ['ñ'], c: ['ç'] };
+const KEYBOARD = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Folded comparison forms of one text: words joined without blanks, with and without legal suffix. */
+function formsOf(text: string): string[] {
+  const words = foldWords(text);
+  const full = words.join('');
+  const stripped = stripLegal(words).join('');
+  return full === stripped ? [full] : [full, stripped];
+}
+
+function trigrams(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= s.length; i++) out.push(s.slice(i, i + 3));
+  return out;
+}
+
+function keysOf(c: RegistryCompany): string[] {
+  const host = c.website.replace(/^www\./, '');
+  const texts = [c.name, ...c.aliases, ...(c.subsidiaries ?? []), c.slug, host, host.split('.')[0] ?? ''];
+  return [...new Set(texts.flatMap(formsOf).filter((f) => f.length > 0))];
+}
+
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Distance between `q` and `key` (full) and between `q` and the closest prefix of
+ * `key`, optimal string alignment; both `Infinity` once every cell of a row is
+ * beyond `max` + 1 (the + 1 keeps transpositions exact).
+ */
+function distances(q: string, key: string, max: number): { full: number; prefix: number } {
+  const m = q.length;
+  const n = key.length;
+  if (rows[0]!.length <= n) rows = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  let [back, prev, cur] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= m; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= n; j++) {
+      const cost = q.charCodeAt(i - 1) === key.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(prev[j - 1]! + cost, prev[j]! + 1, cur[j - 1]! + 1);
+      if (i > 1 && j > 1 && cost === 1 && q[i - 1] === key[j - 2] && q[i - 2] === key[j - 1]) d = Math.min(d, back[j - 2]! + 1);
+      cur[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > max + 1) return { full: Infinity, prefix: Infinity };
+    [back, prev, cur] = [prev, cur, back];
+  }
+  let prefix = Infinity;
+  for (let j = 1; j <= n; j++) prefix = Math.min(prefix, prev[j]!);
+  return { full: prev[n]!, prefix };
+}
+
+function typo(rng: Rng, text: string): string {
+  const letters: number[] = [];
+  for (let i = 1; i < text.length; i++) if (/[a-z]/i.test(text[i] as string)) letters.push(i);
+  if (letters.length === 0) return text;
+  const at = letters[Math.floor(rng() * letters.length)] as number;
+  const op = Math.floor(rng() * 4);
+  const other = KEYBOARD[Math.floor(rng() * KEYBOARD.length)] as string;
+  if (op === 0) return text.slice(0, at) + other + text.slice(at + 1);
+  if (op === 1) return text.slice(0, at) + text.slice(at + 1);
+  if (op === 2) return text.slice(0, at) + other + text.slice(at);
+  if (at + 1 < text.length && /[a-z]/i.test(text[at + 1] as string)) return text.slice(0, at) + text[at + 1] + text[at] + text.slice(at + 2);
+  return text.slice(0, at) + other + text.slice(at + 1);
+}
+
+function addAccent(rng: Rng, text: string): string | null {
+  const spots: number[] = [];
+  for (let i = 0; i < text.length; i++) if (ACCENTS[(text[i] as string).toLowerCase()] && text[i] === (text[i] as string).toLowerCase()) spots.push(i);
+  if (spots.length === 0) return null;
+  const at = spots[Math.floor(rng() * spots.length)] as number;
+  const choices = ACCENTS[text[at] as string] as string[];
+  return text.slice(0, at) + choices[Math.floor(rng() * choices.length)] + text.slice(at + 1);
+}
+
+function pickOne<T>(rng: Rng, items: readonly T[]): T | undefined {
+  return items.length === 0 ? undefined : items[Math.floor(rng() * items.length)];
+}
+
+/**
+ * Generates the labelled set. Deterministic for a registry and seed.
+ * @example generateQueries(generateRegistry({ companies: 1000, seed: 1 }), { seed: 7 })
+ */
+export function generateQueries(registry: readonly RegistryCompany[], opts: QueryOptions): LabelledQuery[] {
+  const rng = mulberry32(opts.seed);
+  const owners = new Map<string, Set<string>>();
+  for (const c of registry) {
+    for (const f of keysOf(c)) {
+      let set = owners.get(f);
+      if (!set) owners.set(f, (set = new Set()));
+      set.add(c.slug);
+    }
+  }
+  const sortedForms = [...owners.keys()].sort();
+  // trigram -> forms holding it, to find the forms within edit distance d of a typo query
+  // (they share all but 4d of its distinct trigrams: one edit, a transposition included, breaks at most four)
+  const gramForms = new Map<string, number[]>();
+  sortedForms.forEach((form, id) => {
+    for (const g of new Set(trigrams(form))) {
+      const list = gramForms.get(g);
+      if (list) list.push(id);
+      else gramForms.set(g, [id]);
+    }
+  });
+  const near = (q: string, d: number): string[] => {
+    const grams = new Set(trigrams(q));
+    const need = grams.size - 4 * d;
+    if (need <= 0) return sortedForms;
+    const count = new Map<number, number>();
+    for (const g of grams) for (const id of gramForms.get(g) ?? []) count.set(id, (count.get(id) ?? 0) + 1);
+    const out: string[] = [];
+    for (const [id, c] of count) if (c >= need) out.push(sortedForms[id] as string);
+    return out;
+  };
+
+  /** True when the query's folded forms belong to the expected company alone (or to nobody). */
+  const uniqueForms = (query: string, slug: string): boolean =>
+    formsOf(query).every((f) => [...(owners.get(f) ?? [])].every((s) => s === slug));
+
+  const prefixOwners = (prefix: string): Set<string> => {
+    const out = new Set<string>();
+    let lo = 0;
+    let hi = sortedForms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sortedForms[mid] as string) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < sortedForms.length && (sortedForms[i] as string).startsWith(prefix); i++) {
+      for (const s of owners.get(sortedForms[i] as string) ?? []) out.add(s);
+    }
+    return out;
+  };
+
+  /** Typo query: the expected company is strictly closer than any other, counting prefixes. */
+  const typoUnambiguous = (query: string, c: RegistryCompany): boolean => {
+    const q = formsOf(query).at(-1) ?? '';
+    if (q.length < 4) return false;
+    let own = Infinity;
+    for (const key of keysOf(c)) own = Math.min(own, distances(q, key, 3).full);
+    if (own === 0 || own === Infinity) return false;
+    for (const form of near(q, own)) {
+      if ([...(owners.get(form) ?? [])].every((s) => s === c.slug)) continue;
+      const d = distances(q, form, own);
+      if (d.full <= own || d.prefix <= own) return false;
+    }
+    return true;
+  };
+
+  const out: LabelledQuery[] = [];
+  const companies = [...registry].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  for (const kind of QUERY_KINDS) {
+    const drawn = [...companies];
+    for (let i = drawn.length - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1));
+      [drawn[i], drawn[j]] = [drawn[j] as RegistryCompany, drawn[i] as RegistryCompany];
+    }
+    let made = 0;
+    for (const c of drawn) {
+      if (opts.perKind !== undefined && made >= opts.perKind) break;
+      const query = makeQuery(kind, c, rng);
+      if (query === null || query.trim() === '') continue;
+      let ok = uniqueForms(query, c.slug);
+      if (ok && kind === 'prefix') ok = [...prefixOwners(formsOf(query)[0] as string)].every((s) => s === c.slug);
+      if (ok && (kind === 'typo-1' || kind === 'typo-2')) ok = typoUnambiguous(query, c);
+      if (!ok) continue;
+      out.push({ kind, query, expected: c.slug });
+      made++;
+    }
+  }
+  return out;
+}
+
+function makeQuery(kind: QueryKind, c: RegistryCompany, rng: Rng): string | null {
+  switch (kind) {
+    case 'exact-name':
+      return c.name;
+    case 'alias':
+      return pickOne(rng, c.aliases) ?? null;
+    case 'subsidiary':
+      return pickOne(rng, c.subsidiaries ?? []) ?? null;
+    case 'lowercase':
+      return c.name.toLowerCase() === c.name ? null : c.name.toLowerCase();
+    case 'typo-1':
+      return typo(rng, c.name);
+    case 'typo-2':
+      return c.name.length < 8 ? null : typo(rng, typo(rng, c.name));
+    case 'prefix': {
+      const min = Math.min(4, c.name.length);
+      const cut = min + Math.floor(rng() * Math.max(1, Math.ceil(c.name.length * 0.7) - min));
+      const prefix = c.name.slice(0, cut).trimEnd();
+      return prefix.length >= min && prefix.length < c.name.length ? prefix : null;
+    }
+    case 'missing-suffix': {
+      const base = c.name.replace(SUFFIX_RE, '');
+      return base !== c.name && base.length > 0 ? base : null;
+    }
+    case 'domain': {
+      const host = c.website.replace(/^www\./, '');
+      const style = Math.floor(rng() * 4);
+      if (style === 0) return host;
+      if (style === 1) return `www.${host}`;
+      if (style === 2) return `https://${host}/careers`;
+      return host.split('.')[0] ?? null;
+    }
+    case 'accents-stripped': {
+      const plain = c.name.normalize('NFKD').replace(/\p{M}+/gu, '');
+      return plain === c.name ? null : plain;
+    }
+    case 'accents-added':
+      return /[^\x20-\x7e]/.test(c.name) ? null : addAccent(rng, c.name);
+  }
+}

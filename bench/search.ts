@@ -1,0 +1,251 @@
+/**
+ * bench:search — quality and speed of the company search (issue "Search that finds
+ * the company") on fictional registries of 1,000 and 20,000 companies, beside
+ * plain Fuse.js over all docs. Run: `npx tsx bench/search.ts` (`npm run bench:search`).
+ * Prints Markdown for BENCHMARKS.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import Fuse from 'fuse.js';
+import { generateRegistry } from '../scripts/lib/registry-gen.ts';
+import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
+import type { SearchDoc } from '../src/core/views/layout.ts';
+import { generateQueries, QUERY_KINDS, type LabelledQuery, type QueryKind } from './lib/search-queries.ts';
+
+const SIZES = [
+  { companies: 1000, perKind: undefined, fusePerKind: 15 },
+  { companies: 20000, perKind: 400, fusePerKind: 3 },
+];
+const SEED = 1;
+const QUERY_SEED = 7;
+
+interface Run {
+  /** Wall time per query, sorted. */
+  ms: number[];
+  /** CPU time of the process per query, sorted: what the query costs, whoever else runs on the machine. */
+  cpu: number[];
+  top1: Map<QueryKind, [number, number]>;
+  top5: Map<QueryKind, [number, number]>;
+  failures: { q: LabelledQuery; got: string[] }[];
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+function median(xs: number[]): number {
+  return percentile([...xs].sort((a, b) => a - b), 50);
+}
+
+function time(ms: number): string {
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  return `${(ms * 1000).toFixed(0)} µs`;
+}
+
+function pct(hit: number, total: number): string {
+  return total === 0 ? '–' : `${((100 * hit) / total).toFixed(1)}%`;
+}
+
+/**
+ * Runs every query `passes` times (pass order, not query by query) and keeps each
+ * query's median wall and CPU time: one descheduling does not make a p99.
+ */
+function evaluate(queries: LabelledQuery[], search: (q: string) => string[], passes = 1): Run {
+  const run: Run = { ms: [], cpu: [], top1: new Map(), top5: new Map(), failures: [] };
+  const times = queries.map(() => [] as number[]);
+  const cpus = queries.map(() => [] as number[]);
+  const timed = (i: number, q: string): string[] => {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const got = search(q);
+    times[i]!.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpus[i]!.push((used.user + used.system) / 1000);
+    return got;
+  };
+  for (let p = 1; p < passes; p++) queries.forEach((q, i) => timed(i, q.query));
+  for (const [i, q] of queries.entries()) {
+    const got = timed(i, q.query);
+    run.ms.push(median(times[i]!));
+    run.cpu.push(median(cpus[i]!));
+    const t1 = run.top1.get(q.kind) ?? [0, 0];
+    const t5 = run.top5.get(q.kind) ?? [0, 0];
+    const rank = got.indexOf(q.expected);
+    run.top1.set(q.kind, [t1[0] + (rank === 0 ? 1 : 0), t1[1] + 1]);
+    run.top5.set(q.kind, [t5[0] + (rank >= 0 && rank < 5 ? 1 : 0), t5[1] + 1]);
+    if (rank !== 0) run.failures.push({ q, got: got.slice(0, 3) });
+  }
+  run.ms.sort((a, b) => a - b);
+  run.cpu.sort((a, b) => a - b);
+  return run;
+}
+
+function total(m: Map<QueryKind, [number, number]>): [number, number] {
+  let hit = 0;
+  let all = 0;
+  for (const [h, a] of m.values()) {
+    hit += h;
+    all += a;
+  }
+  return [hit, all];
+}
+
+function stratified(queries: LabelledQuery[], perKind: number): LabelledQuery[] {
+  const out: LabelledQuery[] = [];
+  for (const kind of QUERY_KINDS) out.push(...queries.filter((q) => q.kind === kind).slice(0, perKind));
+  return out;
+}
+
+/** Cold load as a fresh Worker instance sees it: a new process, parse + load + first query. */
+function coldLoad(file: string): { parse: number; load: number; firstQuery: number; heap: number } {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    const { loadSearchIndex, searchCompanies } = await import(${JSON.stringify(new URL('../src/core/search/index.ts', import.meta.url).href)});
+    const text = readFileSync(${JSON.stringify(file)}, 'utf8');
+    globalThis.gc();
+    const heap0 = process.memoryUsage().heapUsed;
+    let t = performance.now();
+    const data = JSON.parse(text);
+    const parse = performance.now() - t;
+    t = performance.now();
+    const index = loadSearchIndex(data);
+    const load = performance.now() - t;
+    t = performance.now();
+    searchCompanies(index, 'kestrel aerospace');
+    const firstQuery = performance.now() - t;
+    globalThis.gc();
+    const heap = process.memoryUsage().heapUsed - heap0;
+    console.log(JSON.stringify({ parse, load, firstQuery, heap, keep: index.slugs.length }));
+  `;
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').at(-1) as string);
+}
+
+const FUSE_OPTIONS = { keys: ['name', 'aliases', 'slug', 'website'], includeScore: true };
+
+function fuseSearch(docs: SearchDoc[]): { build: number; search: (q: string) => string[] } {
+  const t = performance.now();
+  const fuse = new Fuse(docs, FUSE_OPTIONS);
+  const build = performance.now() - t;
+  return { build, search: (q) => fuse.search(q, { limit: 5 }).map((r) => r.item.slug) };
+}
+
+const machine = `${cpus().length} vCPU (nproc), ${(readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? '?').trim()}, Node ${process.version}`;
+const lines: string[] = [];
+const out = (s = ''): void => {
+  lines.push(s);
+  console.log(s);
+};
+const started = performance.now();
+const tmp = mkdtempSync(join(tmpdir(), 'bench-search-'));
+
+out(`Command: \`npm run bench:search\` (\`npx tsx bench/search.ts\`)  `);
+out(`Machine: ${machine}, load average at start ${loadavg().map((l) => l.toFixed(1)).join(' / ')}  `);
+out(`Registries: \`generateRegistry({ companies, seed: ${SEED} })\`, aliases + subsidiaries as aliases; queries: \`generateQueries(registry, { seed: ${QUERY_SEED}, perKind })\`.`);
+out();
+
+const summary: string[] = [];
+const kindRows = new Map<QueryKind, string[]>();
+const fuseRows: string[] = [];
+for (const size of SIZES) {
+  const registry = generateRegistry({ companies: size.companies, seed: SEED });
+  const docs: SearchDoc[] = registry.map((c) => ({ slug: c.slug, name: c.name, website: c.website, aliases: [...c.aliases, ...c.subsidiaries] }));
+
+  const builds: number[] = [];
+  let json = '';
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    json = JSON.stringify(buildSearchIndex(docs));
+    builds.push(performance.now() - t);
+  }
+  const bytes = Buffer.byteLength(json);
+  const gzip = gzipSync(json, { level: 9 }).length;
+  const file = join(tmp, `index-${size.companies}.json`);
+  writeFileSync(file, json);
+  const cold = coldLoad(file);
+  const loads: number[] = [];
+  let index: SearchIndex | undefined;
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    index = loadSearchIndex(JSON.parse(json));
+    loads.push(performance.now() - t);
+  }
+  const idx = index as SearchIndex;
+
+  let t = performance.now();
+  const queries = generateQueries(registry, { seed: QUERY_SEED, perKind: size.perKind });
+  const genMs = performance.now() - t;
+  const search = (q: string): string[] => searchCompanies(idx, q, { limit: 5 }).map((h) => h.slug);
+  evaluate(queries, search); // warm-up
+  const run = evaluate(queries, search, 3);
+  // about half the companies accepted, as with the API's country filter
+  const filtered = evaluate(queries, (q) => searchCompanies(idx, q, { limit: 5, filter: (s) => s.charCodeAt(s.length - 1) % 2 === 0 }).map((h) => h.slug), 3);
+  const [h1, all] = total(run.top1);
+  const [h5] = total(run.top5);
+
+  console.error(`[${size.companies}] ${queries.length} queries generated in ${time(genMs)}; failures:`);
+  for (const kind of QUERY_KINDS) {
+    const f = run.failures.filter((x) => x.q.kind === kind);
+    if (f.length === 0) continue;
+    console.error(`  ${kind}: ${f.length}`);
+    for (const x of f.slice(0, 4)) console.error(`    ${JSON.stringify(x.q.query)} -> want ${x.q.expected}, got ${x.got.join(', ') || '(nothing)'}`);
+  }
+
+  const fuse = fuseSearch(docs);
+  const sample = stratified(queries, size.fusePerKind);
+  const fuseRun = evaluate(sample, fuse.search);
+  const oursOnSample = evaluate(sample, search, 3);
+  // Fuse as the scorer over this index's short list (its top 20)
+  const bySlug = new Map(docs.map((d) => [d.slug, d]));
+  const shortList = evaluate(
+    sample,
+    (q) => {
+      const list = searchCompanies(idx, q, { limit: 20 }).map((h) => bySlug.get(h.slug) as SearchDoc);
+      return new Fuse(list, FUSE_OPTIONS).search(q, { limit: 5 }).map((r) => r.item.slug);
+    },
+    3,
+  );
+
+  summary.push(
+    `| ${size.companies.toLocaleString('en')} | ${time(median(builds))} | ${bytes.toLocaleString('en')} | ${gzip.toLocaleString('en')} | ${time(cold.parse + cold.load)} (${time(cold.parse)} + ${time(cold.load)}) | ${time(median(loads))} | ${(cold.heap / 2 ** 20).toFixed(1)} MB | ${time(cold.firstQuery)} | ${time(percentile(run.ms, 50))} / ${time(percentile(run.ms, 95))} / ${time(percentile(run.ms, 99))} | ${time(percentile(run.cpu, 50))} / ${time(percentile(run.cpu, 95))} / ${time(percentile(run.cpu, 99))} | ${time(percentile(filtered.ms, 99))} | ${all} | ${pct(h1, all)} | ${pct(h5, all)} |`,
+  );
+  for (const kind of QUERY_KINDS) {
+    const [k1, kAll] = run.top1.get(kind) ?? [0, 0];
+    const [k5] = run.top5.get(kind) ?? [0, 0];
+    const row = kindRows.get(kind) ?? [];
+    row.push(`${kAll}`, pct(k1, kAll), pct(k5, kAll));
+    kindRows.set(kind, row);
+  }
+  const row = (engine: string, setup: string, r: Run): string => {
+    const [r1, rAll] = total(r.top1);
+    const [r5] = total(r.top5);
+    return `| ${size.companies.toLocaleString('en')} | ${sample.length} | ${engine} | ${setup} | ${time(percentile(r.ms, 50))} / ${time(percentile(r.ms, 95))} / ${time(percentile(r.ms, 99))} | ${time(percentile(r.cpu, 50))} / ${time(percentile(r.cpu, 95))} / ${time(percentile(r.cpu, 99))} | ${pct(r1, rAll)} | ${pct(r5, rAll)} |`;
+  };
+  fuseRows.push(
+    row('plain Fuse.js over all docs', `${time(fuse.build)} (new Fuse)`, fuseRun),
+    row('this index', `${time(median(loads))} (load)`, oursOnSample),
+    row('this index, then Fuse.js over its top 20', `${time(median(loads))} (load)`, shortList),
+  );
+}
+rmSync(tmp, { recursive: true, force: true });
+
+out('| Companies | Build (JSON) | Index bytes | gzip | Cold load, new process (parse + load) | Warm load | Heap | First query | Query p50 / p95 / p99 (wall) | Query p50 / p95 / p99 (CPU) | p99 with filter (wall) | Queries | Top-1 | Top-5 |');
+out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const row of summary) out(row);
+out();
+out(`| Query kind | ${SIZES.map((s) => `${s.companies / 1000}k n | ${s.companies / 1000}k top-1 | ${s.companies / 1000}k top-5`).join(' | ')} |`);
+out(`|---|${SIZES.map(() => '---:|---:|---:').join('|')}|`);
+for (const kind of QUERY_KINDS) out(`| ${kind} | ${(kindRows.get(kind) ?? []).join(' | ')} |`);
+out();
+out('Fuse.js 7.5.0 (keys name, aliases, slug, website; default options) beside this index, on the same stratified sample of the queries above:');
+out();
+out('| Companies | Sample | Engine | Setup | Query p50 / p95 / p99 (wall) | (CPU) | Top-1 | Top-5 |');
+out('|---:|---:|---|---:|---:|---:|---:|---:|');
+for (const row of fuseRows) out(row);
+out();
+out(`Query times: each query's median of 3 passes (wall clock, and CPU time of the process, which a busy machine inflates less), then percentiles over the queries; plain Fuse.js over all docs: one pass. Load average at end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}; bench wall time ${((performance.now() - started) / 1000).toFixed(0)} s.`);

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { align, alignBits } from './distance.ts';
+
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => (s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+describe('align (optimal string alignment)', () => {
+  it('reads the whole-key and best-prefix distances off one table', () => {
+    expect(align('kestrl', 'kestrelaero')).toEqual({ full: 5, prefix: 1, prefixLength: 5 });
+    expect(align('kestrel', 'kestrel')).toEqual({ full: 0, prefix: 0, prefixLength: 7 });
+  });
+
+  it('counts an adjacent transposition as one edit', () => {
+    expect(align('kesterl', 'kestrel').full).toBe(1);
+    expect(align('ab', 'ba').full).toBe(1);
+  });
+});
+
+describe('alignBits', () => {
+  it('agrees with the table on random strings, one block and several', () => {
+    const r = rng(42);
+    for (let t = 0; t < 3000; t++) {
+      const alphabet = r() < 0.5 ? 'ab' : 'abcdefg';
+      const m = 1 + Math.floor(r() * (t % 2 ? 31 : 100));
+      let q = '';
+      for (let i = 0; i < m; i++) q += alphabet[Math.floor(r() * alphabet.length)];
+      let k = '';
+      if (r() < 0.5) {
+        k = q;
+        for (let e = 0; e < 3; e++) {
+          const p = Math.floor(r() * k.length);
+          k = e === 0 ? k.slice(0, p) + k.slice(p + 1) : e === 1 ? `${k.slice(0, p)}c${k.slice(p)}` : k.slice(0, p) + (k[p + 1] ?? '') + (k[p] ?? '') + k.slice(p + 2);
+        }
+      } else {
+        const n = Math.floor(r() * 110);
+        for (let i = 0; i < n; i++) k += alphabet[Math.floor(r() * alphabet.length)];
+      }
+      expect({ ...alignBits(q, k) }, `${q} / ${k}`).toEqual({ ...align(q, k) });
+    }
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchDoc } from '../views/layout.ts';
+import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+
+const DOCS: SearchDoc[] = [
+  { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
+  { slug: 'kestrel-aero-parts', name: 'Kestrel Aero Parts', aliases: [], website: 'kestrelparts.example' },
+  { slug: 'northwind', name: 'Northwind Traders, Inc.', aliases: ['Northwind'], website: 'northwind.example' },
+  { slug: 'societe-generale', name: 'Société Générale', aliases: ['SocGen'], website: 'societegenerale.example' },
+  { slug: 'procter-gamble', name: 'Procter & Gamble', aliases: ['P&G'], website: 'pg.example' },
+  { slug: 'orbital-works', name: 'Orbital Works', aliases: ['Orbital'], website: 'orbitalworks.example' },
+  { slug: 'orbitalia', name: 'Orbitalia Holdings', aliases: [], website: 'orbitalia.example' },
+];
+
+const index = loadSearchIndex(buildSearchIndex(DOCS));
+const top = (q: string, idx: SearchIndex = index) => searchCompanies(idx, q)[0]?.slug;
+
+describe('searchCompanies', () => {
+  it.each([
+    ['Kestrel Aerospace Group', 'kestrel-aerospace-group'],
+    ['kestrel aerospace group', 'kestrel-aerospace-group'],
+    ['Kestrel Aerospace', 'kestrel-aerospace-group'],
+    ['KestrelAero', 'kestrel-aerospace-group'],
+    ['kestrel defense systems', 'kestrel-aerospace-group'],
+    ['Kestrel Aerospce Group', 'kestrel-aerospace-group'],
+    ['Kestrel Aerospace Grop', 'kestrel-aerospace-group'],
+    ['kag', 'kestrel-aerospace-group'],
+    ['kestrel-aerospace-group', 'kestrel-aerospace-group'],
+    ['kestrelaero.example', 'kestrel-aerospace-group'],
+    ['https://www.kestrelaero.example/careers', 'kestrel-aerospace-group'],
+    ['kestrelaero', 'kestrel-aerospace-group'],
+    ['Northwind Traders', 'northwind'],
+    ['northwind traders ltd', 'northwind'],
+    ['Societe Generale', 'societe-generale'],
+    ['SOCIÉTÉ GÉNÉRALE S.A.', 'societe-generale'],
+    ['Procter and Gamble', 'procter-gamble'],
+    ['P & G', 'procter-gamble'],
+    ['Proctor & Gamble', 'procter-gamble'],
+    ['Orbital', 'orbital-works'],
+    ['Orbita', 'orbital-works'],
+  ])('%j finds %s first', (query, slug) => {
+    expect(top(query)).toBe(slug);
+  });
+
+  it('ranks an exact alias first, above a longer name it prefixes', () => {
+    const hits = searchCompanies(index, 'Kestrel Aero');
+    expect(hits.map((h) => h.slug)).toEqual(['kestrel-aerospace-group', 'kestrel-aero-parts']);
+    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero' });
+    expect(hits[1]!.score).toBeLessThan(0.99);
+  });
+
+  it('scores an exact name 1 and reports what matched', () => {
+    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works' }]);
+    expect(searchCompanies(index, 'northwind traders')[0]).toMatchObject({ slug: 'northwind', matched: 'Northwind Traders, Inc.' });
+  });
+
+  it('returns scores in descending order and nothing for blank or junk queries', () => {
+    const scores = searchCompanies(index, 'kestrel', { limit: 20 }).map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    expect(searchCompanies(index, '')).toEqual([]);
+    expect(searchCompanies(index, '   ')).toEqual([]);
+    expect(searchCompanies(index, '?!&-')).toEqual(searchCompanies(index, 'and'));
+    expect(searchCompanies(index, 'qqqqqqqq')).toEqual([]);
+    expect(searchCompanies(index, 'x'.repeat(5000)).length).toBeLessThanOrEqual(5);
+  });
+
+  it('exact name or alias always ranks first, even against many near names', () => {
+    const docs: SearchDoc[] = [{ slug: 'nova', name: 'Nova', aliases: ['Nova Labs Intl'], website: 'nova.example' }];
+    for (let i = 0; i < 40; i++) docs.push({ slug: `nova-${i}`, name: `Nova ${i} Labs`, aliases: [`Nova Lab ${i}`], website: `nova${i}.example` });
+    const idx = loadSearchIndex(buildSearchIndex(docs));
+    expect(top('nova', idx)).toBe('nova');
+    expect(top('NOVA LABS INTL', idx)).toBe('nova');
+    expect(top('Nova Lab 7', idx)).toBe('nova-7');
+  });
+
+  it('breaks ties deterministically: name before alias, then slug order', () => {
+    const docs: SearchDoc[] = [
+      { slug: 'cafe-nord-b', name: 'Café Nord', aliases: [], website: 'b.example' },
+      { slug: 'cafe-nord-a', name: 'Cafe Nord', aliases: [], website: 'a.example' },
+      { slug: 'cafe-nord-c', name: 'Nord Coffee', aliases: ['CAFE NORD'], website: 'c.example' },
+    ];
+    const idx = loadSearchIndex(buildSearchIndex(docs));
+    const hits = searchCompanies(idx, 'cafe nord');
+    expect(hits.map((h) => [h.slug, h.score])).toEqual([
+      ['cafe-nord-a', 1],
+      ['cafe-nord-b', 1],
+      ['cafe-nord-c', 0.99],
+    ]);
+    const reversed = loadSearchIndex(buildSearchIndex([...docs].reverse()));
+    expect(searchCompanies(reversed, 'cafe nord')).toEqual(hits);
+    expect(searchCompanies(reversed, 'cafe nrd', { limit: 20 })).toEqual(searchCompanies(idx, 'cafe nrd', { limit: 20 }));
+  });
+
+  describe('limit and filter', () => {
+    const docs: SearchDoc[] = [];
+    for (let i = 0; i < 300; i++) {
+      const n = String(i).padStart(3, '0');
+      docs.push({ slug: `orbital-works-${n}`, name: `Orbital Works ${n}`, aliases: [], website: `ow${n}.example` });
+    }
+    const idx = loadSearchIndex(buildSearchIndex(docs));
+
+    it('defaults to 5, caps at 20, floors at 1', () => {
+      expect(searchCompanies(idx, 'orbital works')).toHaveLength(5);
+      expect(searchCompanies(idx, 'orbital works', { limit: 12 })).toHaveLength(12);
+      expect(searchCompanies(idx, 'orbital works', { limit: 100 })).toHaveLength(20);
+      expect(searchCompanies(idx, 'orbital works', { limit: 0 })).toHaveLength(1);
+    });
+
+    it('filters before the limit: a filtered query still fills the limit', () => {
+      const accept = (slug: string) => slug.endsWith('7');
+      for (const q of ['orbital works', 'orbital', 'orbitl works']) {
+        const hits = searchCompanies(idx, q, { limit: 20, filter: accept });
+        expect(hits, q).toHaveLength(20);
+        expect(hits.every((h) => accept(h.slug)), q).toBe(true);
+      }
+    });
+
+    it('filters before the fuzzy short list: a company beyond it is still found', () => {
+      const only = 'orbital-works-297';
+      expect(searchCompanies(idx, 'orbitl wroks 297', { filter: (s) => s === only })).toMatchObject([{ slug: only }]);
+      expect(searchCompanies(idx, 'orbitl wroks', { filter: (s) => s === only })).toMatchObject([{ slug: only }]);
+    });
+
+    it('calls the filter at most once per company and query', () => {
+      const seen = new Map<string, number>();
+      searchCompanies(idx, 'orbital works 1', { limit: 20, filter: (s) => (seen.set(s, (seen.get(s) ?? 0) + 1), true) });
+      expect(Math.max(...seen.values())).toBe(1);
+    });
+  });
+});
+
+describe('buildSearchIndex / loadSearchIndex', () => {
+  it('is plain JSON, sorted by slug, aliases trimmed, de-duplicated and sorted', () => {
+    const data = buildSearchIndex([
+      { slug: 'b', name: ' Beta ', aliases: ['Zed', ' Alpha ', 'Zed', '', 'Beta'], website: 'b.example' },
+      { slug: 'a', name: 'Alpha Co', aliases: [], website: 'a.example' },
+    ]);
+    expect(data).toEqual({ v: 1, docs: [['a', 'Alpha Co', 'a.example'], ['b', 'Beta', 'b.example', 'Alpha', 'Zed']] });
+  });
+
+  it('gives the same bytes for the same registry in any order', () => {
+    const a = JSON.stringify(buildSearchIndex(DOCS));
+    const b = JSON.stringify(buildSearchIndex([...DOCS].reverse().map((d) => ({ ...d, aliases: [...d.aliases].reverse() }))));
+    expect(b).toBe(a);
+  });
+
+  it('round-trips through JSON text with identical answers', () => {
+    const parsed = loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(DOCS))));
+    for (const q of ['kestrel', 'Kestrel Aero', 'northwnd', 'kestrelaero.example', 'soc gen', 'orbit']) {
+      expect(searchCompanies(parsed, q, { limit: 20 })).toEqual(searchCompanies(index, q, { limit: 20 }));
+    }
+  });
+
+  it('rejects duplicate slugs and data that is not an index', () => {
+    expect(() => buildSearchIndex([DOCS[0]!, DOCS[0]!])).toThrow(/duplicate slug/);
+    expect(() => loadSearchIndex({ v: 2, docs: [] } as never)).toThrow(/not a v1/);
+    expect(() => loadSearchIndex(null as never)).toThrow(/not a v1/);
+  });
+
+  it('loads an empty registry', () => {
+    expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Quality floor of the company search on the committed sample registry
+ * (data/companies.csv): the labelled query set of bench/lib/search-queries.ts must
+ * keep top-1 >= 95% and top-5 >= 99%, and every exact name and alias finds its
+ * company first. A regression guard; bench:search measures the same at 1k and 20k.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { QUERY_KINDS, generateQueries, type RegistryCompany } from '../bench/lib/search-queries.ts';
+import { slugify } from '../scripts/lib/registry-gen.ts';
+import { buildSearchIndex, loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
+
+const rows = parse(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
+  columns: true,
+  skip_empty_lines: true,
+}) as Record<string, string>[];
+const registry: RegistryCompany[] = rows.map((r) => ({
+  slug: r.slug?.trim() || slugify(r.name ?? ''),
+  name: (r.name ?? '').trim(),
+  website: (r.website ?? '').trim(),
+  aliases: (r.aliases ?? '')
+    .split('|')
+    .map((a) => a.trim())
+    .filter((a) => a.length > 0),
+}));
+const index = loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(registry))));
+const first = (q: string) => searchCompanies(index, q)[0]?.slug;
+
+describe('search quality on data/companies.csv', () => {
+  it('reads the registry', () => {
+    expect(registry.length).toBeGreaterThan(100);
+    expect(new Set(registry.map((c) => c.slug)).size).toBe(registry.length);
+  });
+
+  it('finds every company first by its exact name, lowercased name and each alias', () => {
+    const misses: string[] = [];
+    for (const c of registry) {
+      for (const q of [c.name, c.name.toLowerCase(), ...c.aliases]) if (first(q) !== c.slug) misses.push(`${q} -> ${first(q)} (want ${c.slug})`);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it('keeps top-1 >= 95% and top-5 >= 99% on the labelled query set', () => {
+    const queries = generateQueries(registry, { seed: 7 });
+    const kinds = new Set(queries.map((q) => q.kind));
+    expect([...kinds].sort()).toEqual(QUERY_KINDS.filter((k) => k !== 'subsidiary').sort());
+    let top1 = 0;
+    let top5 = 0;
+    const failures: string[] = [];
+    for (const q of queries) {
+      const slugs = searchCompanies(index, q.query, { limit: 5 }).map((h) => h.slug);
+      if (slugs[0] === q.expected) top1++;
+      else failures.push(`${q.kind}: ${JSON.stringify(q.query)} -> ${slugs.slice(0, 3).join(', ')} (want ${q.expected})`);
+      if (slugs.includes(q.expected)) top5++;
+    }
+    if (failures.length > 0) console.info(`search-quality: ${failures.length}/${queries.length} not first:\n  ${failures.join('\n  ')}`);
+    expect(queries.length).toBeGreaterThan(3000);
+    expect(top1 / queries.length).toBeGreaterThanOrEqual(0.95);
+    expect(top5 / queries.length).toBeGreaterThanOrEqual(0.99);
+  });
+});
