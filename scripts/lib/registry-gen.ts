@@ -1,3 +1,5 @@
+import { foldName, slugify, stripDiacritics } from '../../src/core/text.ts';
+
 export interface GenCompany {
   slug: string;
   name: string;
@@ -102,25 +104,8 @@ export function shuffle<T>(rng: Rng, items: T[]): T[] {
 }
 
 // Letters that NFKD does not decompose into base letter + mark (same table as src/core/text.ts).
-const LETTERS: Record<string, string> = { ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ß: 'ss', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'TH', ı: 'i' };
-const LETTER_RE = /[øØæÆœŒßłŁđĐþÞı]/g;
-
-export function stripDiacritics(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(LETTER_RE, (c) => LETTERS[c] ?? c);
-}
-
-/** Name folding of data-and-rules §1.4: trim, lowercase, collapse blanks, strip diacritics. */
-export function foldName(s: string): string {
-  return stripDiacritics(s.trim()).toLowerCase().replace(/\s+/g, ' ');
-}
-
-export function slugify(name: string): string {
-  return stripDiacritics(name)
-    .toLowerCase()
-    .replace(/&/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
+// The generator folds and slugs exactly as the build does.
+export { foldName, slugify, stripDiacritics };
 
 const SYL_START = [
   'kes', 'vor', 'nor', 'bel', 'cal', 'dra', 'el', 'fen', 'gal', 'hal', 'is', 'jor', 'kal', 'lum', 'mar',
