@@ -85,35 +85,53 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
   return out;
 }
 
+type Job = { path: string; display: string; month: string; lookups: Lookups };
+
+/** Worker threads taking one month at a time: a month in flight per worker bounds memory. */
 class WorkerPool {
-  private workers: Worker[] = [];
-  private next = 0;
-  private pending = new Map<number, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
+  private idle: Worker[] = [];
+  private all: Worker[] = [];
+  private queue: { job: Job; resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }[] = [];
+  private busy = new Map<Worker, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
+
   constructor(size: number) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url));
-      w.on('message', (msg: { id: number; parsed?: ParsedMonth; error?: string }) => {
-        const p = this.pending.get(msg.id)!;
-        this.pending.delete(msg.id);
+      w.on('message', (msg: { parsed?: ParsedMonth; error?: string }) => {
+        const p = this.busy.get(w)!;
+        this.busy.delete(w);
+        this.idle.push(w);
+        this.pump();
         if (msg.error) p.reject(new Error(msg.error));
         else p.resolve(msg.parsed!);
       });
       w.on('error', (e) => {
-        for (const p of this.pending.values()) p.reject(e);
-        this.pending.clear();
+        this.busy.get(w)?.reject(e);
+        this.busy.delete(w);
       });
-      this.workers.push(w);
+      this.all.push(w);
+      this.idle.push(w);
     }
   }
-  run(job: { path: string; display: string; month: string; lookups: Lookups }): Promise<ParsedMonth> {
-    const id = this.next++;
+
+  run(job: Job): Promise<ParsedMonth> {
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.workers[id % this.workers.length]!.postMessage({ id, ...job });
+      this.queue.push({ job, resolve, reject });
+      this.pump();
     });
   }
+
+  private pump(): void {
+    while (this.idle.length && this.queue.length) {
+      const w = this.idle.pop()!;
+      const { job, resolve, reject } = this.queue.shift()!;
+      this.busy.set(w, { resolve, reject });
+      w.postMessage(job);
+    }
+  }
+
   async close() {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(this.all.map((w) => w.terminate()));
   }
 }
 
@@ -162,7 +180,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   try {
     const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
       const f = months[i]!;
-      const t0 = performance.now();
       const job = { path: f.path, display: f.display, month: f.month, lookups };
       const parsed = pool ? await pool.run(job) : await parseMonthFile(f.path, f.display, f.month, lookups);
       if (!parsed.aggregate) {
@@ -172,7 +189,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         return;
       }
       rows[i] = parsed.aggregate.rows;
-      const s = (performance.now() - t0) / 1000;
+      const s = parsed.seconds;
       log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
       if (key) {
         await mkdir(opts.cacheDir!, { recursive: true });

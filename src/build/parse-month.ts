@@ -6,17 +6,21 @@ import { readCsv } from './read-csv.ts';
 
 export interface ParsedMonth {
   aggregate: MonthAggregate | null;
+  /** Reading and folding time. */
+  seconds: number;
   issues: DataIssue[];
   truncated: boolean;
 }
 
 /** Reads and folds one month file; `display` is the path shown in messages. */
 export async function parseMonthFile(path: string, display: string, month: string, lookups: Lookups, data?: Buffer): Promise<ParsedMonth> {
+  const t0 = performance.now();
   const issues = new IssueList();
   const acc = new MonthAccumulator(display, month, lookups, issues);
   for await (const r of readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues)) {
     acc.add(r.fields, r.line);
     if (issues.full) break;
   }
-  return issues.items.length ? { aggregate: null, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), issues: [], truncated: false };
+  const seconds = (performance.now() - t0) / 1000;
+  return issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
 }
