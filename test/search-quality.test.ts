@@ -6,16 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { QUERY_KINDS, generateQueries, type RegistryCompany } from '../bench/lib/search-queries.ts';
 import { slugify } from '../scripts/lib/registry-gen.ts';
 import { buildSearchIndex, loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
 
-const rows = parse(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
-  columns: true,
-  skip_empty_lines: true,
-}) as Record<string, string>[];
+const rows = Papa.parse<Record<string, string>>(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
+  header: true,
+  skipEmptyLines: true,
+}).data;
 const registry: RegistryCompany[] = rows.map((r) => ({
   slug: r.slug?.trim() || slugify(r.name ?? ''),
   name: (r.name ?? '').trim(),

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESEARCH_MODELS, SCORED_MODELS, writeDataset } from './mentions-gen.ts';
 import { COUNTRIES, INDUSTRIES, foldName, slugify } from './registry-gen.ts';
@@ -12,7 +12,9 @@ const dirs: string[] = [];
 
 function readCsv(path: string): string[][] {
   const raw = readFileSync(path);
-  return parse(path.endsWith('.gz') ? gunzipSync(raw) : raw, { relax_column_count: false }) as string[][];
+  const { data, errors } = Papa.parse<string[]>((path.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8'), { delimiter: ',', skipEmptyLines: true });
+  if (errors.length) throw new Error(`${path}: ${errors[0]!.message} (row ${errors[0]!.row})`);
+  return data;
 }
 
 beforeAll(async () => {

@@ -17,10 +17,7 @@ export async function parseMonthFile(path: string, display: string, month: strin
   const t0 = performance.now();
   const issues = new IssueList();
   const acc = new MonthAccumulator(display, month, lookups, issues);
-  for await (const r of readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues)) {
-    acc.add(r.fields, r.line);
-    if (issues.full) break;
-  }
+  await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line) => acc.add(fields, line));
   const seconds = (performance.now() - t0) / 1000;
   return issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
 }
