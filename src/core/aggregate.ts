@@ -46,13 +46,19 @@ export interface Lookups {
 
 interface Ctx {
   agg: ContextAggregate;
-  comboIdx: Map<string, number>;
+  /** scored model -> theme -> index in `agg.combos` */
+  comboIdx: Map<string, Map<string, number>>;
+  /** folded name, and each raw spelling seen -> index in `agg.names` */
   nameIdx: Map<string, number>;
 }
 
+/** What every row of one answer must agree on (model folded; country and industry resolved). */
 interface AnswerSig {
-  /** model, country, industry, theme, question — as normalised values. */
-  values: string[];
+  model: string;
+  country: string;
+  industry: string;
+  theme: string;
+  question: string;
   line: number;
   ctx: Ctx | null;
   answer: number;
@@ -67,7 +73,12 @@ export class MonthAccumulator {
   private readonly countryValues: string[];
   private readonly industryValues: string[];
   private readonly validDates = new Map<string, string>();
-  private readonly contexts = new Map<string, Ctx>();
+  /** industry -> country -> context */
+  private readonly contexts = new Map<string, Map<string, Ctx>>();
+  private readonly countryMemo = new Map<string, string | undefined>();
+  private readonly industryMemo = new Map<string, string | undefined>();
+  private readonly modelMemo = new Map<string, string>();
+  private readonly foldMemo = new Map<string, string>();
   private readonly answers = new Map<string, AnswerSig>();
   private readonly research = new Map<string, [string, number]>();
   private rows = 0;
@@ -106,25 +117,25 @@ export class MonthAccumulator {
       }
     }
     const [answerId, collected, model, countryRaw, industryRaw, theme, question, company] = f as [string, string, string, string, string, string, string, string];
-    const country = this.countryBy.get(foldKey(countryRaw));
-    const industry = this.industryBy.get(foldKey(industryRaw));
+    const country = this.country(countryRaw);
+    const industry = this.industry(industryRaw);
     if (!country) this.issue(line, 3, `unknown country "${countryRaw}"${didYouMean(countryRaw, this.countryValues)}`);
     if (!industry) this.issue(line, 4, `unknown industry "${industryRaw}"${didYouMean(industryRaw, this.industryValues)}`);
     if (!country || !industry) return;
     const date = this.validDates.get(collected)!;
     if (this.latest === null || date > this.latest) this.latest = date;
 
-    const modelKey = foldKey(model);
+    const modelKey = this.model(model);
     const scored = (SCORED_MODELS as Record<string, string>)[modelKey];
-    const values = [scored ?? modelKey, country, industry, theme, question];
     let sig = this.answers.get(answerId);
     if (sig) {
-      for (let i = 0; i < values.length; i++) {
-        if (values[i] !== sig.values[i]) {
-          const col = SIG_COLUMNS[i]!;
-          this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${sig.values[i]}" on line ${sig.line}; all rows of one answer must agree`);
-          return;
-        }
+      const mismatch =
+        sig.model !== modelKey ? 0 : sig.country !== country ? 1 : sig.industry !== industry ? 2 : sig.theme !== theme ? 3 : sig.question !== question ? 4 : -1;
+      if (mismatch >= 0) {
+        const col = SIG_COLUMNS[mismatch]!;
+        const was = [sig.model, sig.country, sig.industry, sig.theme, sig.question][mismatch];
+        this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${was}" on line ${sig.line}; all rows of one answer must agree`);
+        return;
       }
     }
     if (!scored) {
@@ -132,25 +143,27 @@ export class MonthAccumulator {
       const r = this.research.get(modelKey);
       if (r) r[1]++;
       else this.research.set(modelKey, [model, 1]);
-      if (!sig) this.answers.set(answerId, { values, line, ctx: null, answer: -1 });
+      if (!sig) this.answers.set(answerId, { model: modelKey, country, industry, theme, question, line, ctx: null, answer: -1 });
       return;
     }
     this.scoredRows++;
     if (!sig) {
-      const key = `${industry}\u0000${country}`;
-      let ctx = this.contexts.get(key);
+      let byCountry = this.contexts.get(industry);
+      if (!byCountry) this.contexts.set(industry, (byCountry = new Map()));
+      let ctx = byCountry.get(country);
       if (!ctx) {
         ctx = { agg: { industry, country, combos: [], answers: [], names: [] }, comboIdx: new Map(), nameIdx: new Map() };
-        this.contexts.set(key, ctx);
+        byCountry.set(country, ctx);
       }
-      const comboKey = `${scored}\u0000${theme}`;
-      let combo = ctx.comboIdx.get(comboKey);
+      let byTheme = ctx.comboIdx.get(scored);
+      if (!byTheme) ctx.comboIdx.set(scored, (byTheme = new Map()));
+      let combo = byTheme.get(theme);
       if (combo === undefined) {
         combo = ctx.agg.combos.length;
         ctx.agg.combos.push([scored, theme]);
-        ctx.comboIdx.set(comboKey, combo);
+        byTheme.set(theme, combo);
       }
-      sig = { values, line, ctx, answer: ctx.agg.answers.length };
+      sig = { model: modelKey, country, industry, theme, question, line, ctx, answer: ctx.agg.answers.length };
       ctx.agg.answers.push(combo);
       this.answers.set(answerId, sig);
     }
@@ -159,15 +172,45 @@ export class MonthAccumulator {
       return;
     }
     const ctx = sig.ctx!;
-    const folded = foldName(company);
-    let n = ctx.nameIdx.get(folded);
+    let n = ctx.nameIdx.get(company);
     if (n === undefined) {
-      n = ctx.agg.names.length;
-      ctx.agg.names.push([folded, company, []]);
-      ctx.nameIdx.set(folded, n);
+      const folded = this.fold(company);
+      n = ctx.nameIdx.get(folded);
+      if (n === undefined) {
+        n = ctx.agg.names.length;
+        ctx.agg.names.push([folded, company, []]);
+        ctx.nameIdx.set(folded, n);
+      }
+      // Raw spellings map to their folded entry too, so a spelling is folded once per context.
+      ctx.nameIdx.set(company, n);
     }
     const list = ctx.agg.names[n]![2];
     if (list[list.length - 1] !== sig.answer) list.push(sig.answer);
+  }
+
+  // Lookups memoised on the raw text: a month has a few hundred distinct spellings of these.
+  private country(raw: string): string | undefined {
+    let v = this.countryMemo.get(raw);
+    if (v === undefined && !this.countryMemo.has(raw)) this.countryMemo.set(raw, (v = this.countryBy.get(foldKey(raw))));
+    return v;
+  }
+
+  private industry(raw: string): string | undefined {
+    let v = this.industryMemo.get(raw);
+    if (v === undefined && !this.industryMemo.has(raw)) this.industryMemo.set(raw, (v = this.industryBy.get(foldKey(raw))));
+    return v;
+  }
+
+  private model(raw: string): string {
+    let v = this.modelMemo.get(raw);
+    if (v === undefined) this.modelMemo.set(raw, (v = foldKey(raw)));
+    return v;
+  }
+
+  private fold(raw: string): string {
+    let v = this.foldMemo.get(raw);
+    if (v === undefined) this.foldMemo.set(raw, (v = foldName(raw)));
+    return v;
   }
 
   // Same verdict as MentionRowSchema, memoised on the few distinct dates of a month.
@@ -182,7 +225,7 @@ export class MonthAccumulator {
   }
 
   finish(): MonthAggregate {
-    const contexts = [...this.contexts.values()].map((c) => {
+    const contexts = [...this.contexts.values()].flatMap((m) => [...m.values()]).map((c) => {
       // Answers naming a company are pushed in row order; rows of one answer may be apart.
       for (const n of c.agg.names) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
       return c.agg;
