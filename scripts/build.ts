@@ -15,6 +15,8 @@ if (epoch !== undefined && !Number.isInteger(epoch)) {
   process.exit(1);
 }
 const cache = env.EVI_CACHE_DIR ?? '.cache/months';
+const t0 = performance.now();
+const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
 try {
   const { report, seconds, cacheHits } = await runBuild({
     root,
@@ -25,7 +27,7 @@ try {
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
     workers: env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined,
-    log: (l) => console.error(l),
+    log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');
   const r = report;

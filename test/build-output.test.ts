@@ -88,5 +88,13 @@ describe('build output', () => {
     expect(changed.stderr).toMatch(/2026-02: 3 rows \(cached, unchanged\)/);
     expect(changed.stderr).toMatch(/2026-03: 34 rows read in/);
     expect(JSON.parse(readFileSync(join(tmp, 'b/build-report.json'), 'utf8')).rows.total).toBe(37);
+    expect(changed.stderr).toMatch(/Scored 2 months \(1 from the cache\)/);
+    // What the caches give back is what a build without them computes, to the byte.
+    const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'c'), EVI_CACHE_DIR: 'off' });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const tb = tree(join(tmp, 'b'));
+    const tc = tree(join(tmp, 'c'));
+    expect([...tb.keys()].sort()).toEqual([...tc.keys()].sort());
+    for (const [k, v] of tb) expect(v.equals(tc.get(k)!), k).toBe(true);
   });
 });

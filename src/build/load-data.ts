@@ -42,6 +42,8 @@ export interface LoadedData {
   cacheHits: number;
   /** Rows read per month, for the report. */
   rows: number[];
+  /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
+  contentKey: (string | null)[];
 }
 
 async function readRegistry(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<Registry> {
@@ -149,6 +151,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const aggregates: (MonthAggregate | null)[] = months.map(() => null);
   const cachePaths: (string | null)[] = months.map(() => null);
   const rows: number[] = months.map(() => 0);
+  const contentKey: (string | null)[] = months.map(() => null);
   const todo: { i: number; key: string | null }[] = [];
   let cacheHits = 0;
   for (const [i, f] of months.entries()) {
@@ -157,6 +160,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       continue;
     }
     const key = createHash('sha256').update(lookupHash).update(await readFile(f.path)).digest('hex');
+    contentKey[i] = key;
     const cached = join(opts.cacheDir, `${f.month}-${key.slice(0, 32)}.json`);
     if (existsSync(cached)) {
       try {
@@ -215,5 +219,5 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (inMemory) return inMemory;
     return { ...(JSON.parse(await readFile(cachePaths[i]!, 'utf8')) as MonthAggregate), file: months[i]!.display };
   };
-  return { registry, months, aggregate, cacheHits, rows };
+  return { registry, months, aggregate, cacheHits, rows, contentKey };
 }

@@ -6,13 +6,14 @@
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
+import { universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
 import { boardViews, companyViews, metaView, searchDocs, searchRankings, staticDefaults, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type BoardView, type CompanyView } from '../core/views/layout.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
 import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
+import { scoreMonths } from './score-months.ts';
 import { hostFiles } from './host-config.ts';
 import { moveDir } from './move-dir.ts';
 import { JsonWriter } from './write-json.ts';
@@ -98,25 +99,26 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
 
   try {
     log('Scoring and ranking');
-    for (let i = 0; i <= last; i++) {
-      const agg = await data.aggregate(i);
-      const r = scoreMonth(reg, agg, pools, i === last);
+    let scoredFromCache = 0;
+    for await (const { result: r, stats: st, cached } of scoreMonths(data, pools, opts.cacheDir)) {
       results.push(r);
-      report.rows.total += agg.rows;
-      report.rows.scored += agg.scoredRows;
-      report.rows.research += agg.researchRows;
-      report.rows.emptyCompany += agg.emptyCompanyRows;
-      report.rows.byMonth[agg.month] = agg.rows;
-      for (const [m, n] of Object.entries(agg.researchModels)) report.researchModels[m] = (report.researchModels[m] ?? 0) + n;
+      if (cached) scoredFromCache++;
+      report.rows.total += st.rows;
+      report.rows.scored += st.scoredRows;
+      report.rows.research += st.researchRows;
+      report.rows.emptyCompany += st.emptyCompanyRows;
+      report.rows.byMonth[st.month] = st.rows;
+      for (const [m, n] of Object.entries(st.researchModels)) report.researchModels[m] = (report.researchModels[m] ?? 0) + n;
       report.contexts.total += r.boards.size;
-      if (i === last) {
+      if (results.length === last + 1) {
         report.contexts.currentMonth = r.boards.size;
-        latestDate = agg.latestDate;
+        latestDate = st.latestDate;
       }
-      for (const c of agg.contexts) for (const [, t] of c.combos) themes.add(t);
+      for (const t of st.themes) themes.add(t);
       for (const [n, c] of r.unresolved) unresolved.set(n, (unresolved.get(n) ?? 0) + c);
       report.outOfUniverseMentions += r.outOfUniverse;
     }
+    log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated =
       opts.sourceDateEpoch !== undefined ? new Date(opts.sourceDateEpoch * 1000).toISOString().slice(0, 10) : (latestDate ?? `${report.dataset.currentMonth}-01`);
     report.dataset.lastUpdated = lastUpdated;

@@ -1,0 +1,70 @@
+/**
+ * Scores every month, oldest first. A month that is not the current one is scored the
+ * same way until its file or the registry changes, so its result is cached beside the
+ * parsed months, keyed by both: an incremental build scores only the new month and the
+ * current one (whose board details the profiles need).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MonthAggregate } from '../core/aggregate.ts';
+import type { Company, Registry } from '../core/registry.ts';
+import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
+import type { LoadedData } from './load-data.ts';
+
+/** Bump when scoring or the stored form changes. */
+const SCORED_VERSION = 'evi-scored-1';
+
+export interface MonthStats {
+  month: string;
+  rows: number;
+  scoredRows: number;
+  researchRows: number;
+  emptyCompanyRows: number;
+  researchModels: Record<string, number>;
+  latestDate: string | null;
+  themes: string[];
+}
+
+function statsOf(agg: MonthAggregate): MonthStats {
+  const themes = new Set<string>();
+  for (const c of agg.contexts) for (const [, t] of c.combos) themes.add(t);
+  const { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate } = agg;
+  return { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate, themes: [...themes] };
+}
+
+function registryHash(reg: Registry): string {
+  const h = createHash('sha256').update(SCORED_VERSION);
+  h.update(JSON.stringify([reg.countries, reg.industries]));
+  for (const c of reg.companies) h.update(JSON.stringify([c.slug, c.name, c.industries, c.countries, c.aliases, c.trackedSince]));
+  return h.digest('hex');
+}
+
+export async function* scoreMonths(data: LoadedData, pools: Map<string, Company[]>, cacheDir: string | null): AsyncGenerator<{ result: MonthResult; stats: MonthStats; cached: boolean }> {
+  const last = data.months.length - 1;
+  const regHash = cacheDir ? registryHash(data.registry) : '';
+  for (let i = 0; i <= last; i++) {
+    const key = data.contentKey[i];
+    const path =
+      cacheDir && key && i < last ? join(cacheDir, `scored-${data.months[i]!.month}-${createHash('sha256').update(key).update(regHash).digest('hex').slice(0, 32)}.json`) : null;
+    if (path && existsSync(path)) {
+      try {
+        const stored = JSON.parse(await readFile(path, 'utf8')) as { result: StoredMonthResult; stats: MonthStats };
+        yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
+        continue;
+      } catch {
+        // A damaged entry is scored again.
+      }
+    }
+    const agg = await data.aggregate(i);
+    const result = scoreMonth(data.registry, agg, pools, i === last);
+    const stats = statsOf(agg);
+    if (path) {
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, JSON.stringify({ result: storeMonthResult(result), stats }));
+      await rename(tmp, path);
+    }
+    yield { result, stats, cached: false };
+  }
+}
