@@ -134,24 +134,24 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const current: BoardView[] = [];
     for (let i = 0; i <= last; i++)
       for (const { country, industry, view } of boardViews(input, i)) {
-        await views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
+        views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
         if (i === last) current.push(view);
       }
+    log(`  ${views.files.toLocaleString('en-US')} leaderboards, ${(views.bytes / 1048576).toFixed(1)} MiB`);
     const companies: CompanyView[] = [];
     for (const v of companyViews(input, meta)) {
-      await views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+      views.write(viewPaths.company(v.slug).slice('views/'.length), v);
       companies.push(v);
     }
-    await views.write('meta.json', meta);
-    await views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
-    await views.write('search-rankings.json', searchRankings(meta, companies));
+    views.write('meta.json', meta);
+    views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
+    views.write('search-rankings.json', searchRankings(meta, companies));
+    log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
 
     const api = new JsonWriter(json);
-    for (const [path, body] of staticDefaults(meta, current, companies)) await api.write(path, body);
-    await api.write('api/v1/openapi.json', openApiDocument(meta));
-    for (const [path, text] of hostFiles()) await api.writeText(path, text);
-    await views.flush();
-    await api.flush();
+    for (const [path, body] of staticDefaults(meta, current, companies)) api.write(path, body);
+    api.write('api/v1/openapi.json', openApiDocument(meta));
+    for (const [path, text] of hostFiles()) api.writeText(path, text);
     report.output = { files: views.files + api.files, bytes: views.bytes + api.bytes };
 
     const site = join(stage, 'site');
@@ -163,9 +163,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       report.output.bytes += pages.bytes;
     } else await moveDir(json, site);
     const rep = new JsonWriter(site);
-    await rep.write('build-report.json', report);
-    await rep.flush();
+    rep.write('build-report.json', report);
 
+    log('Replacing the output');
     // The swap: the old output is moved aside only once the new one is complete.
     const old = `${stage}-old`;
     if (existsSync(outDir)) await rename(outDir, old);
