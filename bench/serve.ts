@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
 import { SORTS } from '../src/core/schemas/responses.ts';
@@ -130,7 +130,8 @@ async function throughput(): Promise<Load[]> {
   } finally {
     await stopProcess(node);
   }
-  const serve = startProcess(process.execPath, [join(root, 'node_modules/serve/build/main.js'), dist, '-c', '../serve.json', '-l', `tcp://127.0.0.1:${servePort}`], {
+  // serve reads -c relative to the folder it serves.
+  const serve = startProcess(process.execPath, [join(root, 'node_modules/serve/build/main.js'), dist, '-c', relative(dist, join(root, 'serve.json')), '-l', `tcp://127.0.0.1:${servePort}`], {
     NO_UPDATE_CHECK: '1',
   });
   try {
