@@ -1,0 +1,416 @@
+/**
+ * bench:build — the build at reference scale (issue "Build benchmark"): 10,000 companies,
+ * 24 months of ~1.2M mention rows, cold and incremental (one new month), beside DuckDB
+ * doing the same per-context aggregation over the same files. Run: `npm run bench:build`.
+ * Prints a summary and rewrites the "## Build (bench:build)" section of BENCHMARKS.md.
+ *
+ * Environment:
+ *   EVI_BENCH_DATA   folder for the generated data; reused by later runs when it holds a
+ *                    matching data set (default: a temporary folder, removed at the end)
+ *   EVI_BENCH_PAGES  auto (default: with the Astro pages, falling back to EVI_PAGES=0 when
+ *                    they take longer than EVI_BENCH_PAGES_LIMIT seconds, default 900) | 1 | 0
+ *   EVI_WORKERS      passed to the build; DuckDB gets the same number of threads
+ *   EVI_BENCH_DUCKDB_T1_MONTHS  months for DuckDB's one-thread aggregate run (default 4; 0 skips it)
+ *   EVI_BENCH_MONTHS, EVI_BENCH_ROWS, EVI_BENCH_COMPANIES  smaller data sets for trying the
+ *                    bench out; BENCHMARKS.md is only written at the reference scale
+ *                    (or with EVI_BENCH_WRITE=1)
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
+import { measure, runningGroups, type Measured } from './lib/measure.ts';
+
+const repo = resolve(import.meta.dirname, '..');
+const env = process.env;
+const num = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
+const params: BenchDataParams = {
+  ...REFERENCE,
+  months: num(env.EVI_BENCH_MONTHS) ?? REFERENCE.months,
+  rowsPerMonth: num(env.EVI_BENCH_ROWS) ?? REFERENCE.rowsPerMonth,
+  companies: num(env.EVI_BENCH_COMPANIES) ?? REFERENCE.companies,
+};
+const reference = JSON.stringify(params) === JSON.stringify(REFERENCE);
+const workers = num(env.EVI_WORKERS) ?? Math.max(1, Math.min(availableParallelism(), 4));
+const pagesMode = env.EVI_BENCH_PAGES ?? 'auto';
+const pagesLimit = num(env.EVI_BENCH_PAGES_LIMIT) ?? 900;
+const t1Months = num(env.EVI_BENCH_DUCKDB_T1_MONTHS) ?? 4;
+const EPOCH = '1793491200'; // 2026-11-01: lastUpdated fixed, as in CI
+
+const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const mib = (kib: number) => `${fmt(kib / 1024)} MiB`;
+const secs = (s: number) => (s >= 100 ? `${fmt(s)} s` : `${fmt(s, 1)} s`);
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const stamp = () => new Date().toISOString().slice(11, 19);
+const say = (l: string) => console.error(`[${stamp()}] ${l}`);
+const started = new Date();
+const loads: { at: string; load: string }[] = [];
+const noteLoad = (at: string) => {
+  loads.push({ at, load: load() });
+  say(`load average (1/5/15 min): ${load()} — ${at}`);
+};
+// The 1-minute load average every 2 s, to say how busy the machine was during each run.
+const loadSamples: { t: number; l: number }[] = [];
+setInterval(() => loadSamples.push({ t: performance.now(), l: loadavg()[0]! }), 2000).unref();
+const meanLoad = (from: number, to: number) => {
+  const xs = loadSamples.filter((s) => s.t >= from && s.t <= to).map((s) => s.l);
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : loadavg()[0]!;
+};
+
+// ---------------------------------------------------------------- the machine
+const cpuModel = (() => {
+  try {
+    return /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpus()[0]?.model ?? '?';
+  } catch {
+    return cpus()[0]?.model ?? '?';
+  }
+})();
+const machine = {
+  nproc: (() => {
+    try {
+      return execFileSync('nproc', { encoding: 'utf8' }).trim();
+    } catch {
+      return String(availableParallelism());
+    }
+  })(),
+  cpu: cpuModel,
+  ramGiB: totalmem() / 2 ** 30,
+  node: process.version,
+};
+// The code measured: other engineers commit while this runs, so HEAD is read at both ends.
+const gitState = () => {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'scripts'], { cwd: repo, encoding: 'utf8' }).trim() !== '';
+    return { head, dirty };
+  } catch {
+    return { head: '?', dirty: false };
+  }
+};
+const gitStart = gitState();
+say(`machine: ${machine.nproc} CPUs (${machine.cpu}), ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}; build workers ${workers}`);
+noteLoad('start');
+
+// ---------------------------------------------------------------- data
+const dataRoot = env.EVI_BENCH_DATA ? resolve(env.EVI_BENCH_DATA) : mkdtempSync(join(tmpdir(), 'evi-bench-data-'));
+mkdirSync(dataRoot, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), 'evi-bench-build-'));
+const cleanup = () => {
+  rmSync(work, { recursive: true, force: true });
+  if (!env.EVI_BENCH_DATA) rmSync(dataRoot, { recursive: true, force: true });
+};
+process.on('SIGINT', () => {
+  // The children run in their own process groups (so that a stuck pages step can be stopped): stop them too.
+  for (const pgid of runningGroups) {
+    try {
+      process.kill(-pgid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  cleanup();
+  process.exit(130);
+});
+
+try {
+  const data = await prepareBenchData(dataRoot, params, say);
+
+  // ---------------------------------------------------------------- builds
+  interface BuildRun {
+    label: string;
+    pages: boolean;
+    m: Measured;
+    phases: { name: string; seconds: number }[];
+    parsedRows: number;
+    parsedMonths: number;
+    cacheHits: number;
+    ingestSeconds: number;
+    rowsTotal: number;
+    files: number;
+    bytes: number;
+    contexts: number;
+    buildSeconds: number;
+    pagesKilled: boolean;
+    /** The first error line when the pages step failed. */
+    pagesFailed: string | null;
+    load: number;
+  }
+  const PHASES: [RegExp, string][] = [
+    [/^Reading /, 'ingest'],
+    [/^Scoring and ranking/, 'scoring'],
+    [/^Writing views/, 'views'],
+    [/^Building pages/, 'pages'],
+    [/^Built /, 'done'],
+  ];
+  // Progress lines may start with the build's own elapsed time ("  12.3 s  Reading …").
+  const bare = (l: string) => l.replace(/^\s*\d+(\.\d+)? s {2}/, '');
+  const phaseOf = (l: string) => PHASES.find(([re]) => re.test(bare(l)))?.[1] ?? null;
+  const int = (s: string | undefined) => (s === undefined ? 0 : Number(s.replace(/,/g, '')));
+
+  async function build(label: string, dataDir: string, cacheDir: string, outDir: string, pages: boolean, limitPages = false, extraEnv: NodeJS.ProcessEnv = {}): Promise<BuildRun> {
+    noteLoad(`before the ${label} build`);
+    say(`${label} build: ${dataDir} (${pages ? 'with pages' : 'EVI_PAGES=0'}), cache ${cacheDir}`);
+    const childEnv: NodeJS.ProcessEnv = { ...env, ...extraEnv, EVI_DATA_DIR: dataDir, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheDir, SOURCE_DATE_EPOCH: EPOCH };
+    if (pages) delete childEnv.EVI_PAGES;
+    else childEnv.EVI_PAGES = '0';
+    let pagesTimer: NodeJS.Timeout | undefined;
+    let pagesKilled = false;
+    const from = performance.now();
+    const m = await measure(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+      cwd: repo,
+      env: childEnv,
+      phaseOf,
+      firstPhase: 'startup',
+      onLine: (line, kill) => {
+        console.error(`  [${line.t.toFixed(1).padStart(6)} s] ${line.text}`);
+        if (limitPages && /^Building pages/.test(line.text))
+          pagesTimer = setTimeout(() => {
+            pagesKilled = true;
+            kill(`pages still building after ${pagesLimit} s`);
+          }, pagesLimit * 1000);
+      },
+    });
+    clearTimeout(pagesTimer);
+    let failed: string | null = null;
+    if (m.code !== 0 && !pagesKilled) {
+      const why = `${label} build failed (exit ${m.code}, signal ${m.signal}) after ${secs(m.wall)}, peak RSS ${mib(m.peakRssKiB)}`;
+      // A failure in the pages step still leaves the ingest figures; the caller retries with EVI_PAGES=0.
+      if (!pages || !m.lines.some((l) => phaseOf(l.text) === 'pages')) throw new Error(`${why}:\n${m.lines.slice(-30).map((l) => l.text).join('\n')}`);
+      failed = m.lines.find((l) => /Error|ERROR/.test(l.text))?.text ?? why;
+      say(`${why} in the pages step: ${failed}`);
+    }
+    const at = (name: string) => {
+      const i = m.lines.findIndex((l) => phaseOf(l.text) === name);
+      return i < 0 ? null : m.lines[i]!.t;
+    };
+    const marks = [['startup', 0] as const, ...PHASES.map(([, n]) => [n, at(n)] as const)].filter((x): x is readonly [string, number] => x[1] !== null);
+    const phases = marks.map(([name, t], i) => ({ name, seconds: (marks[i + 1]?.[1] ?? m.wall) - t }));
+    let parsedRows = 0;
+    let parsedMonths = 0;
+    for (const l of m.lines) {
+      const r = /^\s+\d{4}-\d{2}: ([\d,]+) rows read in/.exec(bare(l.text));
+      if (r) {
+        parsedRows += int(r[1]);
+        parsedMonths++;
+      }
+    }
+    const text = m.lines.map((l) => l.text).join('\n');
+    const ingestSeconds = (at('scoring') ?? m.wall) - (at('ingest') ?? 0);
+    const run: BuildRun = {
+      label,
+      pages,
+      m,
+      phases,
+      parsedRows,
+      parsedMonths,
+      cacheHits: int(/; (\d+) month\(s\) from the cache/.exec(text)?.[1]),
+      ingestSeconds,
+      rowsTotal: int(/^\s+rows: ([\d,]+)/m.exec(text)?.[1]),
+      files: int(/written: ([\d,]+) files/.exec(text)?.[1]),
+      bytes: int(/written: [\d,]+ files, ([\d,]+) bytes/.exec(text)?.[1]),
+      contexts: int(/contexts: ([\d,]+) leaderboards/.exec(text)?.[1]),
+      buildSeconds: Number(/ in ([\d.]+) s; \d+ month\(s\) from the cache/.exec(text)?.[1] ?? NaN),
+      pagesKilled,
+      pagesFailed: failed,
+      load: meanLoad(from, performance.now()),
+    };
+    say(
+      `${label}: wall ${secs(m.wall)}, peak RSS ${mib(m.peakRssKiB)}, ingest ${fmt(parsedRows)} rows in ${secs(ingestSeconds)} = ${fmt(parsedRows / ingestSeconds)} rows/s, ${fmt(run.files)} files, ${fmt(run.bytes)} bytes`,
+    );
+    return run;
+  }
+
+  const cacheDir = join(work, 'cache');
+  const outDir = join(work, 'dist');
+  let pages = pagesMode !== '0';
+  let cold = await build('cold', data.coldDir, cacheDir, outDir, pages, pagesMode === 'auto');
+  let killedPages: BuildRun | null = null;
+  if (cold.pagesKilled || cold.pagesFailed) {
+    killedPages = cold;
+    pages = false;
+    rmSync(cacheDir, { recursive: true, force: true });
+    say(`${cold.pagesKilled ? `pages took longer than ${pagesLimit} s` : 'the pages step failed'}: cold build again with EVI_PAGES=0 and a fresh cache`);
+    cold = await build('cold', data.coldDir, cacheDir, outDir, false);
+  }
+  // The cold build's cache, kept so that each incremental run starts from it.
+  const coldCache = join(work, 'cache-cold');
+  cpSync(cacheDir, coldCache, { recursive: true });
+  const incremental = await build('incremental', data.incDir, cacheDir, outDir, pages);
+  // Astro rebuilds every page each time: the views-and-JSON-only figure is the incremental cost of the data.
+  let incrementalNoPages: BuildRun | null = null;
+  if (pages) {
+    const cache2 = join(work, 'cache-2');
+    cpSync(coldCache, cache2, { recursive: true });
+    incrementalNoPages = await build('incremental', data.incDir, cache2, join(work, 'dist-2'), false);
+  }
+  const incrementals = [incremental, ...(incrementalNoPages ? [incrementalNoPages] : [])];
+
+  // Ours with one worker (in-process, months one at a time) over the first months, for the one-thread comparison.
+  let one: BuildRun | null = null;
+  if (t1Months > 0) {
+    const dir = subsetDir(dataRoot, data, Math.min(t1Months, params.months));
+    one = await build(`1-worker (${Math.min(t1Months, params.months)} months, no cache)`, dir, 'off', join(work, 'dist-1'), false, false, { EVI_WORKERS: '1' });
+  }
+
+  // ---------------------------------------------------------------- DuckDB
+  interface Duck {
+    mode: string;
+    threads: number;
+    seconds: number;
+    rows: number;
+    files: number;
+    timings: Record<string, number>;
+    m: Measured;
+    load: number;
+    [k: string]: unknown;
+  }
+  async function duck(threads: number, mode: 'ingest' | 'aggregate', files: string[] = []): Promise<Duck> {
+    noteLoad(`before DuckDB ${mode}, ${threads} thread(s)`);
+    const from = performance.now();
+    const m = await measure(process.execPath, ['--import', 'tsx', 'bench/lib/duckdb-aggregate.ts', data.coldDir, String(threads), mode, String(2 * threads), ...files], {
+      cwd: repo,
+      env,
+      onLine: (l) => console.error(`  ${l.text}`),
+    });
+    if (m.code !== 0) throw new Error(`DuckDB ${mode} failed: ${m.lines.map((l) => l.text).join('\n')}`);
+    const r = JSON.parse(m.stdout.trim().split('\n').pop()!) as Duck;
+    r.m = m;
+    r.load = meanLoad(from, performance.now());
+    say(`DuckDB ${mode}, ${threads} thread(s): ${fmt(r.rows)} rows in ${secs(r.seconds)} = ${fmt(r.rows / r.seconds)} rows/s, peak RSS ${mib(m.peakRssKiB)}`);
+    return r;
+  }
+  const duckAgg = await duck(workers, 'aggregate');
+  const duckIngest = await duck(workers, 'ingest');
+  const firstFiles = data.coldMonths.slice(0, Math.min(t1Months, params.months)).map((mo) => join(data.coldDir, 'mentions', `${mo}.csv.gz`));
+  const duckIngest1 = workers !== 1 ? await duck(1, 'ingest') : null;
+  const duckAgg1 = t1Months > 0 && workers !== 1 ? await duck(1, 'aggregate', firstFiles) : null;
+
+  // ---------------------------------------------------------------- one-month profile
+  noteLoad('before the one-month profile');
+  const profFile = join(data.coldDir, 'mentions', `${data.coldMonths[data.coldMonths.length - 1]}.csv.gz`);
+  const profM = await measure(process.execPath, ['--import', 'tsx', '--expose-gc', 'bench/lib/ingest-profile.ts', data.coldDir, profFile], { cwd: repo, env });
+  if (profM.code !== 0) throw new Error(`profile failed: ${profM.lines.map((l) => l.text).join('\n')}`);
+  const prof = JSON.parse(profM.stdout.trim().split('\n').pop()!) as { rows: number; gzBytes: number; csvBytes: number; aggregateJsonBytes: number; stages: { name: string; seconds: number }[] };
+  for (const s of prof.stages) say(`  profile: ${s.name.padEnd(55)} ${secs(s.seconds)}  ${fmt(prof.rows / s.seconds)} rows/s`);
+  noteLoad('end');
+
+  // ---------------------------------------------------------------- report
+  const ours = cold.parsedRows / cold.ingestSeconds;
+  const duckAggRate = duckAgg.rows / duckAgg.seconds;
+  const duckIngestRate = duckIngest.rows / duckIngest.seconds;
+  const GiB = 1024 * 1024;
+  const targets = [
+    ...incrementals.flatMap((r) => [
+      { what: `incremental build${r.pages ? ' with pages' : ', EVI_PAGES=0'}: wall ≤ 30 s`, value: secs(r.m.wall), met: r.m.wall <= 30 },
+      { what: `incremental build${r.pages ? ' with pages' : ', EVI_PAGES=0'}: peak RSS ≤ 1 GiB`, value: mib(r.m.peakRssKiB), met: r.m.peakRssKiB <= GiB },
+    ]),
+    { what: 'cold build peak RSS ≤ 1 GiB (not a target; for reference)', value: mib(cold.m.peakRssKiB), met: cold.m.peakRssKiB <= GiB },
+    { what: "cold ingest ≥ 0.5× DuckDB's rows/s (same aggregation)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 0.5 },
+    { what: "cold ingest ≥ 0.5× DuckDB's rows/s (DuckDB only parsing: max() of every column)", value: `${(ours / duckIngestRate).toFixed(2)}×`, met: ours / duckIngestRate >= 0.5 },
+  ];
+  const stage = (n: string) => prof.stages.find((s) => s.name.startsWith(n))!.seconds;
+  const pmf = stage('parseMonthFile');
+  const gunzip = stage('gunzip');
+  const parserAlone = stage('gunzip + PapaParse alone');
+  const csv = parserAlone - gunzip;
+  const readcsv = stage('gunzip + PapaParse + readCsv') - parserAlone;
+  const acc = pmf - stage('gunzip + PapaParse + readCsv');
+  const pct = (x: number) => `${((100 * x) / pmf).toFixed(0)}%`;
+
+  const runName = (r: BuildRun) => `${r.label}${r.pages ? ' with pages' : ', EVI_PAGES=0'}`;
+  const phaseCell = (r: BuildRun) => r.phases.map((p) => `${p.name} ${secs(p.seconds)}`).join(', ');
+  const peakCell = (r: BuildRun) =>
+    [...r.m.phasePeaks]
+      .filter(([n]) => n !== 'done')
+      .map(([n, k]) => `${n} ${mib(k)}`)
+      .join(', ');
+  const cpuCell = (m: Measured) => (m.userCpu === null ? '–' : `${fmt(m.userCpu + (m.sysCpu ?? 0))} s CPU (${fmt((100 * (m.userCpu + (m.sysCpu ?? 0))) / m.wall)}%)`);
+  const date = started.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  const gitEnd = gitState();
+  // Which commits moved under the run, and whether any of them touched the code measured (tests aside).
+  const codeChanges = (() => {
+    if (gitEnd.head === gitStart.head) return [];
+    try {
+      const out = execFileSync('git', ['diff', '--name-only', gitStart.head, gitEnd.head, '--', 'src', 'scripts', 'bench/lib', 'package.json', 'astro.config.mjs'], { cwd: repo, encoding: 'utf8' });
+      return out.split('\n').filter((f) => f && !/\.test\.ts$/.test(f));
+    } catch {
+      return ['?'];
+    }
+  })();
+  const code =
+    `commit ${gitStart.head}${gitStart.dirty ? ' with uncommitted changes under src/ or scripts/' : ''}` +
+    (gitEnd.head !== gitStart.head
+      ? codeChanges.length
+        ? ` (**the code changed during the run**: ${gitEnd.head} at the end changes ${codeChanges.slice(0, 5).join(', ')}${codeChanges.length > 5 ? ', …' : ''})`
+        : ` (HEAD moved to ${gitEnd.head} during the run: tests only, not the code measured)`
+      : '') +
+    (gitEnd.dirty && !gitStart.dirty ? ' (uncommitted changes under src/ or scripts/ appeared during the run)' : '');
+  const md: string[] = [
+    '## Build (bench:build)',
+    '',
+    `Command: \`npm run bench:build\` (\`tsx bench/build.ts\`; \`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}.`,
+    '',
+    `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. **Shared machine**: other jobs (tests, type checks, other benchmarks) were running at the same time; load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. With a load above the CPU count, every wall time below is longer than on an idle machine and the figures move by tens of percent from run to run.`,
+    '',
+    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set; peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
+    '',
+    '| run | wall | peak RSS | ingest | written | CPU | load |',
+    '|---|---|---|---|---|---|---|',
+    ...[...(killedPages ? [killedPages] : []), cold, ...incrementals, ...(one ? [one] : [])].map(
+      (r) =>
+        `| ${runName(r).replace(r.label, `${r.label} build`)}${r.pagesKilled ? ' (**stopped**: pages over the limit)' : ''}${r.pagesFailed ? ` (**failed in the pages step**: ${r.pagesFailed.replace(/\|/g, '\\|')})` : ''} | ${secs(r.m.wall)} | ${mib(r.m.peakRssKiB)} | ${fmt(r.parsedRows)} rows (${r.parsedMonths} month${r.parsedMonths === 1 ? '' : 's'}${r.cacheHits ? `, ${r.cacheHits} from the cache` : ''}) in ${secs(r.ingestSeconds)}: **${fmt(r.parsedRows / r.ingestSeconds)} rows/s** | ${r.pagesKilled || r.pagesFailed ? '–' : `${fmt(r.files)} files, ${fmt(r.bytes / 2 ** 20, 1)} MiB`} | ${cpuCell(r.m)} | ${r.load.toFixed(1)} |`,
+    ),
+    ...[
+      [duckAgg, `DuckDB, same aggregation, ${duckAgg.threads} threads`, true],
+      [duckIngest, `DuckDB, parsing only (max() of every column), ${duckIngest.threads} threads`, true],
+      [duckAgg1, `DuckDB, same aggregation, 1 thread, first ${duckAgg1?.files} months`, false],
+      [duckIngest1, 'DuckDB, parsing only, 1 thread', false],
+    ]
+      .filter((x): x is [Duck, string, boolean] => x[0] !== null)
+      .map(([d, label, bold]) => {
+        const rate = `${fmt(d.rows / d.seconds)} rows/s`;
+        return `| ${label} | ${secs(d.m.wall)} (SQL ${secs(d.seconds)}) | ${mib(d.m.peakRssKiB)} | ${fmt(d.rows)} rows (${d.files} months): ${bold ? `**${rate}**` : rate} | – | ${cpuCell(d.m)} | ${d.load.toFixed(1)} |`;
+      }),
+    '',
+    `Ingest ratio, ours / DuckDB (${workers} workers vs ${workers} threads): **${(ours / duckAggRate).toFixed(2)}×** against DuckDB doing the same aggregation, ${(ours / duckIngestRate).toFixed(2)}× against DuckDB only parsing.${one && duckAgg1 ? ` One thread each (first ${duckAgg1.files} months): ${(one.parsedRows / one.ingestSeconds / (duckAgg1.rows / duckAgg1.seconds)).toFixed(2)}× (same aggregation)${duckIngest1 ? `, ${(one.parsedRows / one.ingestSeconds / (duckIngest1.rows / duckIngest1.seconds)).toFixed(2)}× (parsing only)` : ''}.` : ''}`,
+    '',
+    'Phases (from the build log): ' + [cold, ...incrementals].map((r) => `${runName(r)}: ${phaseCell(r)}`).join('; ') + '.',
+    '',
+    'Peak RSS by phase (VmRSS sampled every 200 ms): ' + [cold, ...incrementals].map((r) => `${runName(r)}: ${peakCell(r)}`).join('; ') + '.',
+    '',
+    `DuckDB's same aggregation (\`bench/lib/duckdb-aggregate.ts\`, ${duckAgg.files} files, ${2 * workers} at a time so that its memory stays bounded): country/industry spellings resolved through the registry's codes, names, aliases and slugs; empty fields, dates and unknown values counted; every answer's rows checked to agree; per (month, industry, country) the distinct (scored model, theme) pairs and scored answers; per (month, industry, country, folded company name) the distinct answers naming it; research-model counts; latest dates. Its row counts match the build's (${fmt(duckAgg.scoredRows as number)} scored, ${fmt(duckAgg.researchRows as number)} research, ${fmt(duckAgg.contexts as number)} contexts). Time by step: ${Object.entries(duckAgg.timings).map(([k, v]) => `${k} ${secs(v)}`).join(', ')}.`,
+    '',
+    `Where one month's ingest time goes (\`bench/lib/ingest-profile.ts\`: ${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(prof.rows)} rows, ${fmt(prof.gzBytes / 2 ** 20, 1)} MiB gzip, ${fmt(prof.csvBytes / 2 ** 20, 1)} MiB CSV; one thread, in-process; each stage includes the ones before it):`,
+    '',
+    '| stage | seconds | rows/s |',
+    '|---|---|---|',
+    ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${fmt(prof.rows / s.seconds)} |`),
+    '',
+    `So of parseMonthFile's ${secs(pmf)}: gunzip ${secs(gunzip)} (${pct(gunzip)}), PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's aggregate is ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB of JSON.`,
+    '',
+    '| target | measured | met |',
+    '|---|---|---|',
+    ...targets.map((t) => `| ${t.what} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`),
+    '',
+  ];
+  const section = md.join('\n');
+  console.log('\n' + section);
+
+  if (reference || env.EVI_BENCH_WRITE === '1') {
+    const path = join(repo, 'BENCHMARKS.md');
+    const before = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
+    const start = before.search(/^## Build \(bench:build\)\s*$/m);
+    let after: string;
+    if (start < 0) after = before.replace(/\n*$/, '\n\n') + section;
+    else {
+      const rest = before.slice(start + 1);
+      const next = rest.search(/^## /m);
+      after = before.slice(0, start) + section + (next < 0 ? '' : '\n' + rest.slice(next));
+    }
+    writeFileSync(path, after.replace(/\n*$/, '\n'));
+    say(`wrote the "## Build (bench:build)" section of ${path}`);
+  } else say('not the reference scale: BENCHMARKS.md left alone (EVI_BENCH_WRITE=1 writes it anyway)');
+} finally {
+  cleanup();
+}

@@ -1,0 +1,105 @@
+/**
+ * bench:build's one-month ingest profile, in one process and one thread, stage by stage:
+ *
+ *   node --import tsx --expose-gc bench/lib/ingest-profile.ts DATA_DIR MONTH_FILE
+ *
+ * Each stage re-does the ones before it, so the differences are the costs:
+ * gunzip -> + the CSV parser alone, set up as src/build/read-csv.ts sets it up -> + readCsv
+ * (trimming, line counting, header mapping) -> + MonthAccumulator (validation and
+ * aggregation) = parseMonthFile. The accumulator is also timed alone over records already
+ * in memory; then the cache write (JSON.stringify) and the worker hand-off
+ * (structuredClone) of the month's aggregate; and csv-parse, the parser before PapaParse,
+ * for comparison. Each stage is run EVI_PROFILE_REPS times (default 2), best time kept.
+ * Prints one JSON object on stdout.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import Papa from 'papaparse';
+import { parseMonthFile } from '../../src/build/parse-month.ts';
+import { readCsv, readTable } from '../../src/build/read-csv.ts';
+import { MonthAccumulator, type Lookups, type MonthAggregate } from '../../src/core/aggregate.ts';
+import { IssueList } from '../../src/core/data-error.ts';
+import { buildRegistry } from '../../src/core/registry.ts';
+import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS, MENTION_COLUMNS } from '../../src/core/schemas/rows.ts';
+
+const [dataDir, file] = process.argv.slice(2);
+if (!dataDir || !file) {
+  console.error('usage: ingest-profile.ts DATA_DIR MONTH_FILE');
+  process.exit(2);
+}
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const issues = new IssueList();
+const table = async (name: string, columns: readonly string[]) => ({
+  file: name,
+  header: [...columns],
+  rows: await readTable(name, readFileSync(join(dataDir, name)), columns, issues),
+});
+const registry = buildRegistry(
+  { countries: await table('countries.csv', COUNTRY_COLUMNS), industries: await table('industries.csv', INDUSTRY_COLUMNS), companies: await table('companies.csv', COMPANY_COLUMNS) },
+  issues,
+);
+issues.throwIfAny();
+const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
+const month = /(\d{4}-\d{2})\.csv/.exec(file)![1]!;
+const gz = readFileSync(file);
+
+// Best of REPS (default 2): on a shared machine the minimum is the least disturbed run.
+const reps = Math.max(1, Number(process.env.EVI_PROFILE_REPS ?? 2));
+const stages: { name: string; seconds: number; runs: number[] }[] = [];
+async function stage<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  const runs: number[] = [];
+  let r: T;
+  for (let i = 0; i < reps; i++) {
+    gc();
+    const t = performance.now();
+    r = await fn();
+    runs.push((performance.now() - t) / 1000);
+  }
+  stages.push({ name, seconds: Math.min(...runs), runs });
+  return r!;
+}
+
+const text = () => {
+  const raw = Readable.from([gz]);
+  return (gz[0] === 0x1f && gz[1] === 0x8b ? raw.pipe(createGunzip()) : raw).setEncoding('utf8');
+};
+const csvBytes = await stage('gunzip', () => gunzipSync(gz).length);
+await stage('gunzip + PapaParse alone (as readCsv sets it up)', () =>
+  new Promise<number>((resolve) => {
+    let n = 0;
+    Papa.parse<string[]>(text() as unknown as NodeJS.ReadableStream, { delimiter: ',', chunk: (r) => void (n += r.data.length), complete: () => resolve(n) });
+  }),
+);
+await stage('gunzip + PapaParse + readCsv (trim, lines, header)', async () => {
+  let n = 0;
+  await readCsv(file, gz, MENTION_COLUMNS, new IssueList(), () => void n++);
+  return n;
+});
+const parsed = await stage('parseMonthFile (all of the above + MonthAccumulator)', () => parseMonthFile(file, file, month, lookups, gz));
+const rows = parsed.aggregate!.rows;
+const records: string[][] = [];
+await readCsv(file, gz, MENTION_COLUMNS, new IssueList(), (f) => void records.push(f));
+const agg = await stage('MonthAccumulator alone (records in memory)', () => {
+  const acc = new MonthAccumulator(file, month, lookups, new IssueList());
+  for (let i = 0; i < records.length; i++) acc.add(records[i]!, i + 2);
+  return acc.finish();
+});
+records.length = 0;
+const json = await stage('JSON.stringify(aggregate) (cache write)', () => JSON.stringify(agg));
+await stage('structuredClone(aggregate) (worker hand-off)', () => structuredClone(agg as MonthAggregate).contexts.length);
+// The parser before PapaParse, for comparison (skipped if csv-parse is no longer installed).
+try {
+  const { parse } = await import('csv-parse');
+  await stage('for comparison: gunzip + csv-parse alone (the parser before PapaParse)', async () => {
+    const parser = parse({ bom: true, trim: true, relax_column_count: true });
+    text().pipe(parser);
+    let n = 0;
+    for await (const _ of parser) n++;
+    return n;
+  });
+} catch {
+  // not installed
+}
+console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateJsonBytes: json.length, contexts: agg.contexts.length, stages }));
