@@ -4,10 +4,9 @@
  * rate limit, failure isolation, request log, clean stop).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, HealthResponseSchema } from '../src/core/schemas/responses.ts';
@@ -17,7 +16,7 @@ import { FsStore } from '../src/server/fs-store.ts';
 import { startServer } from '../src/server/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
 import { apiSuite } from './lib/api-suite.ts';
-import { builtDist } from './lib/dist.ts';
+import { builtDist, corruptCopy } from './lib/dist.ts';
 
 let dist: string;
 const servers: RunningServer[] = [];
@@ -177,15 +176,8 @@ describe('Node server: rate limit (60 per rolling minute per client)', () => {
 
 describe('Node server: failures stay local', () => {
   it('a corrupt view gives 502 for that request, logged once; the next request for another resource is 200', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evi-corrupt-'));
+    const { dir, bad, good } = corruptCopy(dist, 'evi-corrupt-');
     try {
-      const meta = JSON.parse(readFileSync(join(dist, viewPaths.meta()), 'utf8')) as MetaView;
-      const [bad, good] = meta.examples.compare as [string, string];
-      for (const path of [viewPaths.meta(), viewPaths.company(good)]) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        copyFileSync(join(dist, path), join(dir, path));
-      }
-      writeFileSync(join(dir, viewPaths.company(bad)), '{"slug": "truncated');
       const errors: string[] = [];
       const { url } = await serve({ distDir: dir, logError: (l) => errors.push(l) });
       for (let i = 0; i < 2; i++) {

@@ -3,20 +3,18 @@
  * dist/ as its static assets, configured from wrangler.toml: the shared API suite,
  * then routing of assets and failure isolation.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
-import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/server/fs-store.ts';
 import { apiSuite } from './lib/api-suite.ts';
-import { builtDist } from './lib/dist.ts';
+import { builtDist, corruptCopy } from './lib/dist.ts';
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
 process.env.WRANGLER_SEND_METRICS = 'false';
@@ -110,15 +108,8 @@ describe('Worker under workerd: routing and failures', () => {
   });
 
   it('a corrupt view gives 502 for that request; the next request for another resource is 200', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evi-worker-corrupt-'));
+    const { dir, bad, good } = corruptCopy(dist, 'evi-worker-corrupt-');
     try {
-      const meta = JSON.parse(readFileSync(join(dist, viewPaths.meta()), 'utf8')) as MetaView;
-      const [bad, good] = meta.examples.compare as [string, string];
-      for (const path of [viewPaths.meta(), viewPaths.company(good)]) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        copyFileSync(join(dist, path), join(dir, path));
-      }
-      writeFileSync(join(dir, viewPaths.company(bad)), '{"slug": "truncated');
       const broken = await start(dir);
       const res = await call(broken, `/api/v1/company/${bad}`);
       expect(res.status).toBe(502);

@@ -16,16 +16,8 @@ import type { LoadedData } from './load-data.ts';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-1';
 
-export interface MonthStats {
-  month: string;
-  rows: number;
-  scoredRows: number;
-  researchRows: number;
-  emptyCompanyRows: number;
-  researchModels: Record<string, number>;
-  latestDate: string | null;
-  themes: string[];
-}
+/** What the report needs of a month, kept beside its scored result. */
+export type MonthStats = Pick<MonthAggregate, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };
 
 function statsOf(agg: MonthAggregate): MonthStats {
   const themes = new Set<string>();

@@ -3,10 +3,29 @@
  * `build-once.ts` (pages included), or the folder named by `EVI_TEST_DIST`, so that
  * the deploy workflow tests the very `dist/` it ships.
  */
-import { resolve } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { viewPaths, type MetaView } from '../../src/core/views/layout.ts';
 import { ROOT, buildSite } from './build-once.ts';
 
 export async function builtDist(): Promise<string> {
   const given = process.env.EVI_TEST_DIST;
   return given ? resolve(ROOT, given) : buildSite();
+}
+
+/**
+ * A copy of the meta view and one company view of `dist`, plus a truncated view of another
+ * company: the store of the "a corrupt view stays local" tests.
+ */
+export function corruptCopy(dist: string, prefix: string): { dir: string; bad: string; good: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const meta = JSON.parse(readFileSync(join(dist, viewPaths.meta()), 'utf8')) as MetaView;
+  const [bad, good] = meta.examples.compare as [string, string];
+  for (const path of [viewPaths.meta(), viewPaths.company(good)]) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    copyFileSync(join(dist, path), join(dir, path));
+  }
+  writeFileSync(join(dir, viewPaths.company(bad)), '{"slug": "truncated');
+  return { dir, bad, good };
 }
