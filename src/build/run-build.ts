@@ -153,6 +153,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     api.write('api/v1/openapi.json', openApiDocument(meta));
     for (const [path, text] of hostFiles()) api.writeText(path, text);
     report.output = { files: views.files + api.files, bytes: views.bytes + api.bytes };
+    // Everything the pages need is on disk now: let the month results go before Astro's
+    // own memory peak (hundreds of MiB at reference scale).
+    results.length = 0;
+    companies.length = 0;
+    current.length = 0;
 
     const site = join(stage, 'site');
     if (opts.pages !== false) {
