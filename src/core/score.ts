@@ -156,13 +156,12 @@ function scoreContext(
   return board;
 }
 
-/** Best of two board entries of one company in one country: score, then mentions, then industry name. */
-export function betterEntry(a: Board, ap: number, b: Board, bp: number): boolean {
-  const s = compareScore(a.hits[ap]!, a.k, b.hits[bp]!, b.k);
-  if (s !== 0) return s > 0;
-  const m = a.mentions[ap]! - b.mentions[bp]!;
-  if (m !== 0) return m > 0;
-  return compareNames(a.industry, b.industry) < 0;
+/**
+ * Order of one company's board entries in one country (§3 best entry, §4 otherIndustries):
+ * score desc, then mentions desc, then industry name. Negative when a comes first.
+ */
+export function compareEntries(a: Board, ap: number, b: Board, bp: number): number {
+  return -compareScore(a.hits[ap]!, a.k, b.hits[bp]!, b.k) || b.mentions[bp]! - a.mentions[ap]! || compareNames(a.industry, b.industry);
 }
 
 export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string, Company[]>, withDetail: boolean): MonthResult {
@@ -187,7 +186,7 @@ export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string
       for (let p = 0; p < board.order.length; p++) {
         const idx = board.order[p]!;
         const cur = best.get(idx);
-        if (!cur || betterEntry(board, p, cur.board, cur.pos)) best.set(idx, { board, pos: p });
+        if (!cur || compareEntries(board, p, cur.board, cur.pos) < 0) best.set(idx, { board, pos: p });
       }
     const rows = [...best].map(([idx, e]) => ({ idx, ...e }));
     rows.sort((a, b) => {

@@ -3,7 +3,7 @@
  * caller decides where the views go; big families are yielded one at a time.
  */
 import type { Company, Registry } from '../registry.ts';
-import { round1, type Board, type MonthResult } from '../score.ts';
+import { compareEntries, round1, type Board, type MonthResult } from '../score.ts';
 import type { CompanyProfile } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
 import { MODEL_NAMES } from '../aggregate.ts';
@@ -152,10 +152,7 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
         const [best, ...others] = s.entries;
         const b = best!.board, p = best!.pos;
         const d = b.detail!.get(c.idx)!;
-        others.sort((x, y) => {
-          const sc = y.board.hits[y.pos]! * x.board.k - x.board.hits[x.pos]! * y.board.k;
-          return sc || y.board.mentions[y.pos]! - x.board.mentions[x.pos]! || compareNames(x.board.industry, y.board.industry);
-        });
+        others.sort((x, y) => compareEntries(x.board, x.pos, y.board, y.pos));
         const base: Omit<CompanyProfile, 'summary' | 'methodology'> = {
           company: c.name,
           slug: c.slug,
