@@ -269,7 +269,7 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
 
 /** data-and-rules §4: the asked country, else the company's default country. */
 function pickProfile(cat: Catalog, view: CompanyView, country: CountryRef | null): CompanyProfile {
-  const countries = countriesOf(cat, view);
+  const countries = countriesOf(view);
   if (country) {
     const profile = view.profiles[country.code];
     if (!profile) {
@@ -285,10 +285,10 @@ function pickProfile(cat: Catalog, view: CompanyView, country: CountryRef | null
   return profile;
 }
 
-function countriesOf(cat: Catalog, view: CompanyView): string[] {
-  return Object.keys(view.profiles)
-    .map((code) => cat.countryByCode.get(code)?.name ?? code)
-    .sort();
+/** Every profile of a company carries the countries where it has data (names, collator order). */
+function countriesOf(view: CompanyView): string[] {
+  for (const profile of Object.values(view.profiles)) return profile.countries;
+  return [];
 }
 
 function companyApiUrl(cat: Catalog, slug: string, country: string | null): string {
