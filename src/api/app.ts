@@ -147,7 +147,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     return cached(`company|${slug}|${country?.code ?? ''}`, async () => {
       const view = await companyView(slug);
       if (!view) throw notFound(messages.unknownCompany(slug));
-      return pickProfile(cat, view, country);
+      return pickProfile(view, country);
     });
   });
 
@@ -204,7 +204,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const found = await Promise.all(slugs.map(companyView));
       const unknown = slugs.filter((_, i) => !found[i]);
       if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
-      const companies = (found as CompanyView[]).map((view) => pickProfile(cat, view, country));
+      const companies = (found as CompanyView[]).map((view) => pickProfile(view, country));
       return {
         month: cat.meta.month,
         lastUpdated: cat.meta.lastUpdated,
@@ -268,7 +268,7 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
 }
 
 /** data-and-rules §4: the asked country, else the company's default country. */
-function pickProfile(cat: Catalog, view: CompanyView, country: CountryRef | null): CompanyProfile {
+function pickProfile(view: CompanyView, country: CountryRef | null): CompanyProfile {
   const countries = countriesOf(view);
   if (country) {
     const profile = view.profiles[country.code];
