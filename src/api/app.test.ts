@@ -8,7 +8,7 @@ import { createHandler } from './index.ts';
 import { RankingsQuerySchema, SearchQuerySchema } from './params.ts';
 import { MemoryStore } from './store.ts';
 import type { ViewStore } from './store.ts';
-import { boards, companies, fixtureFiles, fixtureStore, meta, MONTH, PREVIOUS } from './testing/fixture.ts';
+import { boards, companies, fixtureFiles, fixtureStore, meta, MONTH, PREVIOUS } from '../../test/lib/fixture.ts';
 
 const call = (handle: (r: Request) => Promise<Response>, path: string, init?: RequestInit) => handle(new Request(`http://localhost${path}`, init));
 

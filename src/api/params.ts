@@ -11,7 +11,6 @@ import { messages } from './messages.ts';
 
 export const SEARCH_QUERY_MAX = 100;
 export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** A base-10 integer in [min, max] (data-and-rules §4: anything else is a 400). */
 function integer(name: string, min: number, max: number | null, fallback: number) {

@@ -40,8 +40,6 @@ export interface LoadedData {
   /** Month `i`'s aggregate: read back from the cache when there is one, so that one month is in memory at a time. */
   aggregate(i: number): Promise<MonthAggregate>;
   cacheHits: number;
-  /** Rows read per month, for the report. */
-  rows: number[];
   /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
   contentKey: (string | null)[];
 }
@@ -175,7 +173,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const lookupHash = createHash('sha256').update(CACHE_VERSION).update(JSON.stringify(lookups)).digest('hex');
   const aggregates: (MonthAggregate | null)[] = months.map(() => null);
   const cachePaths: (string | null)[] = months.map(() => null);
-  const rows: number[] = months.map(() => 0);
   const contentKey: (string | null)[] = months.map(() => null);
   const todo: { i: number; key: string | null }[] = [];
   let cacheHits = 0;
@@ -190,7 +187,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (existsSync(cached)) {
       try {
         const head = JSON.parse(await readFile(`${cached}.rows`, 'utf8')) as number;
-        rows[i] = head;
         cachePaths[i] = cached;
         cacheHits++;
         log(`  ${f.month}: ${head.toLocaleString('en-US')} rows (cached, unchanged)`);
@@ -217,7 +213,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
         return;
       }
-      rows[i] = parsed.aggregate.rows;
       const s = parsed.seconds;
       log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
       if (key) {
@@ -244,5 +239,5 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (inMemory) return inMemory;
     return { ...(JSON.parse(await readFile(cachePaths[i]!, 'utf8')) as MonthAggregate), file: months[i]!.display };
   };
-  return { registry, months, aggregate, cacheHits, rows, contentKey };
+  return { registry, months, aggregate, cacheHits, contentKey };
 }

@@ -3,7 +3,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createHandler } from '../api/index.ts';
-import { fixtureStore, meta } from '../api/testing/fixture.ts';
+import { fixtureStore, meta } from '../../test/lib/fixture.ts';
 import { endpointDocs, openApiDocument } from './openapi.ts';
 
 describe('openApiDocument', () => {

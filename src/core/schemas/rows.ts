@@ -57,7 +57,7 @@ export function collectedDate(s: string): string | null {
   return `${y}-${mo}-${d}`;
 }
 
-// Tuples, not objects: 1.2M rows a month go through this, and csv-parse hands arrays.
+// Tuples, not objects: 1.2M rows a month go through this, and PapaParse hands arrays.
 export const MentionRowSchema = z.tuple([
   text('answer_id'),
   z.string().trim().refine((s) => collectedDate(s) !== null, 'must be a date YYYY-MM-DD or an ISO 8601 date-time'),

@@ -3,11 +3,11 @@
  * handler's unit tests. Two months, four countries (one without data), four
  * industries (one without a leaderboard), a 30-row board for paging and sorting.
  */
-import type { CompanyProfile, HealthResponse, IndexResponse, Methodology } from '../../core/schemas/responses.ts';
-import { buildSearchIndex } from '../../core/search/index.ts';
-import { viewPaths } from '../../core/views/layout.ts';
-import type { BoardRow, BoardView, CompanyView, MetaView, SearchDoc, SearchRankingsView } from '../../core/views/layout.ts';
-import { MemoryStore } from '../store.ts';
+import type { CompanyProfile, HealthResponse, IndexResponse, Methodology } from '../../src/core/schemas/responses.ts';
+import { buildSearchIndex } from '../../src/core/search/index.ts';
+import { viewPaths } from '../../src/core/views/layout.ts';
+import type { BoardRow, BoardView, CompanyView, MetaView, SearchDoc, SearchRankingsView } from '../../src/core/views/layout.ts';
+import { MemoryStore } from '../../src/api/store.ts';
 
 export const SITE = 'https://evi.example';
 export const MONTH = '2026-04';
