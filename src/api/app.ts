@@ -6,12 +6,15 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
-import type { CompanyProfile, CompareResponse, SearchResponse, SearchResult } from '../core/schemas/responses.ts';
+import { LIMITS } from '../core/policy.ts';
+import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
-import { leadersBody, methodologyShort, profileUrl, rankingsBody } from '../core/views/shape.ts';
+import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile } from '../core/views/shape.ts';
+import { CACHE_POLICIES, ENDPOINTS, endpoint, routePath } from './endpoints.ts';
+import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
@@ -47,10 +50,7 @@ const defaults = {
 } satisfies Required<AppOptions>;
 
 /** Path of the OpenAPI document the build writes (served through the store). */
-export const OPENAPI_PATH = 'api/v1/openapi.json';
-
-const COMPARE_MIN = 2;
-const COMPARE_MAX = 5;
+export const OPENAPI_PATH = endpoint('getOpenApi').static!.file;
 
 /**
  * The Hono application answering every `/api` and `/api/v1` route.
@@ -65,7 +65,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   const entities = new Lru<Promise<Entity>>(opts.responseCacheBytes);
 
   /** Views never change during an instance's life, so a body is serialized and hashed once per key. */
-  async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Response> {
+  async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Entity> {
     let pending = entities.get(key);
     if (!pending) {
       const fresh = (async () => entity(await make()))();
@@ -76,143 +76,112 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       );
       pending = fresh;
     }
-    return okResponse(await pending);
+    return pending;
   }
 
-  const api = new Hono({ strict: false });
+  /** One handler per entry of the endpoint table: the body; the route adds the headers of its cache policy. */
+  const handlers: Record<EndpointId, (c: Context) => Promise<Entity>> = {
+    // §4.1
+    getIndex: () => cached('index', async () => (await views.catalog()).meta.index),
 
-  // §4.1
-  api.get('/', () => cached('index', async () => (await views.catalog()).meta.index));
+    // §4.2
+    getHealth: () => cached('health', async () => (await views.catalog()).meta.health),
 
-  // §4.2
-  api.get('/health', () => cached('health', async () => (await views.catalog()).meta.health));
+    // §4.3
+    searchCompanies: async (c) => {
+      const params = parseParams(SearchQuerySchema, c.req.query());
+      const cat = await views.catalog();
+      const country = params.country === undefined ? null : queryCountry(cat, params.country);
+      return cached(`search|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
+        const { index, rankings } = await views.search();
+        const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
+        return searchBody(cat.meta, params.q, hits, rankings, country);
+      });
+    },
 
-  api.get('/openapi.json', () =>
-    cached('openapi', async () => {
-      const text = await views.text(OPENAPI_PATH);
-      if (text === null) throw notFound(messages.openapiMissing);
-      return text;
-    }),
-  );
+    // §4.4
+    getCompany: async (c) => {
+      const params = parseParams(CompanyQuerySchema, c.req.query());
+      const cat = await views.catalog();
+      const country = params.country === undefined ? null : queryCountry(cat, params.country);
+      const slug = c.req.param('slug')!.trim().toLowerCase();
+      return cached(`company|${slug}|${country?.code ?? ''}`, async () => {
+        const view = await companyView(slug);
+        if (!view) throw notFound(messages.unknownCompany(slug));
+        return pickProfile(view, country);
+      });
+    },
 
-  // §4.3
-  api.get('/search', async (c) => {
-    const params = parseParams(SearchQuerySchema, c.req.query());
-    const cat = await views.catalog();
-    const country = params.country === undefined ? null : queryCountry(cat, params.country);
-    return cached(`search|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
-      const { index, rankings } = await views.search();
-      const companies = rankings.companies;
-      const filter = country
-        ? (slug: string) => companies[slug]?.rankings[country.code] !== undefined
-        : (slug: string) => {
-            const entry = companies[slug];
-            return entry !== undefined && entry.defaultCountry !== null && entry.rankings[entry.defaultCountry] !== undefined;
-          };
-      const results: SearchResult[] = [];
-      for (const hit of searchCompanies(index, params.q, { limit: params.limit, filter })) {
-        const entry = companies[hit.slug];
-        const code = country?.code ?? entry?.defaultCountry;
-        const ranking = code ? entry?.rankings[code] : undefined;
-        if (!entry || !code || !ranking) continue;
-        const { rank, industryRank, totalCompaniesInIndustry, visibilityScore } = ranking;
-        results.push({
-          company: entry.company,
-          slug: hit.slug,
-          website: entry.website,
-          industry: ranking.industry,
-          industries: entry.industries,
-          country: cat.countryByCode.get(code)?.name ?? code,
-          latestRanking: { rank, industryRank, totalCompaniesInIndustry, visibilityScore, month: rankings.month },
-          profileUrl: profileUrl(cat.meta, hit.slug),
-          apiUrl: companyApiUrl(cat, hit.slug, code === entry.defaultCountry ? null : code),
-        });
+    // §4.5
+    getRankings: async (c) => {
+      const params = parseParams(RankingsQuerySchema, c.req.query());
+      const cat = await views.catalog();
+      const country = queryCountry(cat, params.country);
+      const month = params.month ?? cat.meta.month;
+      if (!cat.meta.months.includes(month)) {
+        throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
       }
-      return {
-        query: params.q,
-        month: cat.meta.month,
-        lastUpdated: cat.meta.lastUpdated,
-        methodology: methodologyShort(cat.meta),
-        results,
-      } satisfies SearchResponse;
-    });
-  });
+      const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
+      const { sort, page, limit } = params;
+      return cached(`rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
+        const board = await requireBoard(cat, month, country, industry);
+        return rankingsBody(cat.meta, board, { sort, page, limit });
+      });
+    },
 
-  // §4.4
-  api.get('/company/:slug', async (c) => {
-    const params = parseParams(CompanyQuerySchema, c.req.query());
-    const cat = await views.catalog();
-    const country = params.country === undefined ? null : queryCountry(cat, params.country);
-    const slug = c.req.param('slug').trim().toLowerCase();
-    return cached(`company|${slug}|${country?.code ?? ''}`, async () => {
-      const view = await companyView(slug);
-      if (!view) throw notFound(messages.unknownCompany(slug));
-      return pickProfile(view, country);
-    });
-  });
+    // §4.6
+    getLeaders: async (c) => {
+      const { limit } = parseParams(LeadersQuerySchema, c.req.query());
+      const cat = await views.catalog();
+      const industry = knownIndustry(cat, c.req.param('industry')!, 'industry');
+      const country = cat.countryByKey.get(foldKey(c.req.param('country')!));
+      if (!country) {
+        throw notFound(messages.badCountry(c.req.param('country')!), { parameter: 'country', validCountries: cat.validCountries });
+      }
+      return cached(`leaders|${country.code}|${industry.slug}|${limit}`, async () => {
+        const board = await requireBoard(cat, cat.meta.month, country, industry);
+        return leadersBody(cat.meta, board, limit);
+      });
+    },
 
-  // §4.5
-  api.get('/rankings', async (c) => {
-    const params = parseParams(RankingsQuerySchema, c.req.query());
-    const cat = await views.catalog();
-    const country = queryCountry(cat, params.country);
-    const month = params.month ?? cat.meta.month;
-    if (!cat.meta.months.includes(month)) {
-      throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
-    }
-    const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
-    const { sort, page, limit } = params;
-    return cached(`rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
-      const board = await requireBoard(cat, month, country, industry);
-      return rankingsBody(cat.meta, board, { sort, page, limit });
-    });
-  });
+    // §4.7
+    compareCompanies: async (c) => {
+      const params = parseParams(CompareQuerySchema, c.req.query());
+      const slugs = [
+        ...new Set(
+          params.companies
+            .split(',')
+            .map((s) => s.trim().toLowerCase())
+            .filter((s) => s !== ''),
+        ),
+      ];
+      if (slugs.length === 0) throw badRequest(messages.compareMissing, { parameter: 'companies' });
+      if (slugs.length < LIMITS.compare.min || slugs.length > LIMITS.compare.max) {
+        throw badRequest(messages.compareCount(slugs.length), { parameter: 'companies' });
+      }
+      const cat = await views.catalog();
+      const country = params.country === undefined ? null : queryCountry(cat, params.country);
+      return cached(`compare|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
+        const found = await Promise.all(slugs.map(companyView));
+        const unknown = slugs.filter((_, i) => !found[i]);
+        if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
+        return compareBody(cat.meta, (found as CompanyView[]).map((view) => pickProfile(view, country)));
+      });
+    },
 
-  // §4.6
-  api.get('/rankings/:industry/:country', async (c) => {
-    const { limit } = parseParams(LeadersQuerySchema, c.req.query());
-    const cat = await views.catalog();
-    const industry = knownIndustry(cat, c.req.param('industry'), 'industry');
-    const country = cat.countryByKey.get(foldKey(c.req.param('country')));
-    if (!country) {
-      throw notFound(messages.badCountry(c.req.param('country')), { parameter: 'country', validCountries: cat.validCountries });
-    }
-    return cached(`leaders|${country.code}|${industry.slug}|${limit}`, async () => {
-      const board = await requireBoard(cat, cat.meta.month, country, industry);
-      return leadersBody(cat.meta, board, limit);
-    });
-  });
+    getOpenApi: () =>
+      cached('openapi', async () => {
+        const text = await views.text(OPENAPI_PATH);
+        if (text === null) throw notFound(messages.openapiMissing);
+        return text;
+      }),
+  };
 
-  // §4.7
-  api.get('/compare', async (c) => {
-    const params = parseParams(CompareQuerySchema, c.req.query());
-    const slugs = [
-      ...new Set(
-        params.companies
-          .split(',')
-          .map((s) => s.trim().toLowerCase())
-          .filter((s) => s !== ''),
-      ),
-    ];
-    if (slugs.length === 0) throw badRequest(messages.compareMissing, { parameter: 'companies' });
-    if (slugs.length < COMPARE_MIN || slugs.length > COMPARE_MAX) {
-      throw badRequest(messages.compareCount(slugs.length), { parameter: 'companies' });
-    }
-    const cat = await views.catalog();
-    const country = params.country === undefined ? null : queryCountry(cat, params.country);
-    return cached(`compare|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
-      const found = await Promise.all(slugs.map(companyView));
-      const unknown = slugs.filter((_, i) => !found[i]);
-      if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
-      const companies = (found as CompanyView[]).map((view) => pickProfile(view, country));
-      return {
-        month: cat.meta.month,
-        lastUpdated: cat.meta.lastUpdated,
-        methodology: methodologyShort(cat.meta),
-        companies,
-      } satisfies CompareResponse;
-    });
-  });
+  const api = new Hono({ strict: false });
+  for (const e of ENDPOINTS) {
+    const cacheControl = CACHE_POLICIES[e.cache];
+    api.get(routePath(e), async (c) => okResponse(await handlers[e.id](c), cacheControl));
+  }
 
   /** Only well-formed slugs reach the store (no path outside the views can be named). */
   function companyView(slug: string): Promise<CompanyView | null> {
@@ -267,32 +236,14 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
   return industry;
 }
 
-/** data-and-rules §4: the asked country, else the company's default country. */
+/** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */
 function pickProfile(view: CompanyView, country: CountryRef | null): CompanyProfile {
-  const countries = countriesOf(view);
-  if (country) {
-    const profile = view.profiles[country.code];
-    if (!profile) {
-      throw notFound(
-        countries.length === 0 ? messages.companyNoData(view.company) : messages.companyNotInCountry(view.company, country.name, countries),
-        { parameter: 'country', countries },
-      );
-    }
-    return profile;
-  }
-  const profile = view.defaultCountry === null ? undefined : view.profiles[view.defaultCountry];
-  if (!profile) throw notFound(messages.companyNoData(view.company), { countries });
-  return profile;
-}
-
-/** Every profile of a company carries the countries where it has data (names, collator order). */
-function countriesOf(view: CompanyView): string[] {
-  for (const profile of Object.values(view.profiles)) return profile.countries;
-  return [];
-}
-
-function companyApiUrl(cat: Catalog, slug: string, country: string | null): string {
-  return `${cat.meta.siteUrl}/api/v1/company/${slug}${country ? `?country=${country}` : ''}`;
+  const picked = selectProfile(view, country?.code ?? null);
+  if (!isProfileMiss(picked)) return picked;
+  const { company, countries } = picked;
+  if (!country) throw notFound(messages.companyNoData(company), { countries });
+  const message = picked.reason === 'no-data' ? messages.companyNoData(company) : messages.companyNotInCountry(company, country.name, countries);
+  throw notFound(message, { parameter: 'country', countries });
 }
 
 function toErrorResponse(error: unknown, c: Context, log: (line: string) => void): Response {

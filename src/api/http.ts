@@ -2,17 +2,13 @@
  * The HTTP shape of every answer: headers, cache lifetimes, ETags. The handler
  * alone decides these (STYLE habit 5); adapters only translate.
  */
+import { CACHE_ERROR, CACHE_NONE, CACHE_SUCCESS } from '../core/policy.ts';
 import type { ApiError } from './errors.ts';
 
 export const ALLOWED_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
 export const ALLOW = ALLOWED_METHODS.join(', ');
 export const JSON_TYPE = 'application/json; charset=utf-8';
-/** service-spec §8: a CDN keeps responses 30 to 60 minutes. */
-export const CACHE_SUCCESS = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=86400';
-/** 400/404/405 are as stable as the data, but kept briefly in case of a fix. */
-export const CACHE_ERROR = 'public, max-age=60';
-/** 429 is per client and 5xx transient: never stored. */
-export const CACHE_NONE = 'no-store';
+export { CACHE_ERROR, CACHE_NONE, CACHE_SUCCESS } from '../core/policy.ts';
 /** Headers a browser script may read besides the safelisted ones. */
 export const EXPOSE_HEADERS = ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
 /** Headers a 304 keeps (RFC 9110 §15.4.5, plus CORS so browsers accept it). */
@@ -145,9 +141,9 @@ function baseHeaders(cacheControl: string, length: number): Headers {
   });
 }
 
-/** 200 with a strong ETag and the long cache life. */
-export function okResponse({ bytes, etag }: Entity): Response {
-  const headers = baseHeaders(CACHE_SUCCESS, bytes.byteLength);
+/** 200 with a strong ETag and the cache life of its endpoint (default: a release's). */
+export function okResponse({ bytes, etag }: Entity, cacheControl: string = CACHE_SUCCESS): Response {
+  const headers = baseHeaders(cacheControl, bytes.byteLength);
   headers.set('ETag', etag);
   return new Response(bytes, { status: 200, headers });
 }

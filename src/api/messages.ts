@@ -2,7 +2,10 @@
  * Every text the API puts in an error body (service-spec §7, data-and-rules §4),
  * gathered in one place so wording stays consistent and reviewable.
  */
+import { LIMITS } from '../core/policy.ts';
+
 const list = (values: readonly string[]): string => values.join(', ');
+const { min: COMPARE_MIN, max: COMPARE_MAX } = LIMITS.compare;
 
 export const messages = {
   notFoundPath: (path: string) => `No endpoint at ${path}. See /api/v1 for the list of endpoints.`,
@@ -33,8 +36,8 @@ export const messages = {
   companyNotInCountry: (company: string, country: string, countries: readonly string[]) =>
     `${company} has no data for ${country} this month. Its countries: ${list(countries)}.`,
 
-  compareMissing: 'Parameter companies is required: 2 to 5 comma-separated company slugs.',
-  compareCount: (count: number) => `Parameter companies must name 2 to 5 distinct company slugs; got ${count}.`,
+  compareMissing: `Parameter companies is required: ${COMPARE_MIN} to ${COMPARE_MAX} comma-separated company slugs.`,
+  compareCount: (count: number) => `Parameter companies must name ${COMPARE_MIN} to ${COMPARE_MAX} distinct company slugs; got ${count}.`,
   compareUnknown: (unknown: readonly string[]) =>
     `Unknown compan${unknown.length === 1 ? 'y' : 'ies'}: ${list(unknown)}. Find slugs through /api/v1/search?q=name.`,
 

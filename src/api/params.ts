@@ -4,13 +4,14 @@
  * generator (`z.toJSONSchema(schema, { io: 'input' })`).
  */
 import { z } from 'zod';
+import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import { SORTS } from '../core/schemas/responses.ts';
+import { MONTH_RE } from '../core/text.ts';
 import { badRequest } from './errors.ts';
 import type { ErrorExtra } from './errors.ts';
 import { messages } from './messages.ts';
 
-export const SEARCH_QUERY_MAX = 100;
-export const MONTH_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+const SEARCH_QUERY_MAX = LIMITS.searchQuery;
 
 /** A base-10 integer in [min, max] (data-and-rules §4: anything else is a 400). */
 function integer(name: string, min: number, max: number | null, fallback: number) {
@@ -25,9 +26,10 @@ const country = z.string().meta({
   example: 'us',
 });
 
-/** GET /api/v1 and GET /api/v1/health take no parameters. */
+/** GET /api/v1, /health and /openapi.json take no parameters. */
 export const IndexQuerySchema = z.object({}).meta({ description: 'No parameters.' });
 export const HealthQuerySchema = z.object({}).meta({ description: 'No parameters.' });
+export const OpenApiQuerySchema = z.object({});
 
 /** §4.3 */
 export const SearchQuerySchema = z.object({
@@ -40,7 +42,9 @@ export const SearchQuerySchema = z.object({
   country: country.optional().meta({
     description: 'Only companies ranked in this country, each shown with that country’s ranking. Default: each company’s own default country (the United States when it has US data).',
   }),
-  limit: integer('limit', 1, 20, 5).meta({ description: 'Maximum number of results, 1 to 20.' }),
+  limit: integer('limit', LIMITS.search.min, LIMITS.search.max, LIMITS.search.default).meta({
+    description: `Maximum number of results, ${LIMITS.search.min} to ${LIMITS.search.max}.`,
+  }),
 });
 
 /** §4.4 (path) */
@@ -61,14 +65,16 @@ export const RankingsQuerySchema = z.object({
     .string()
     .optional()
     .meta({ description: 'Industry name or slug, case-insensitive. Omit for the overall leaderboard (each company once, by its best industry).', example: 'aerospace' }),
-  country: country.default('us'),
+  country: country.default(DEFAULT_COUNTRY),
   month: z
     .string()
-    .refine((value) => MONTH_PATTERN.test(value), { error: (issue) => messages.badMonthFormat(String(issue.input)) })
+    .refine((value) => MONTH_RE.test(value), { error: (issue) => messages.badMonthFormat(String(issue.input)) })
     .optional()
     .meta({ description: 'Dataset month YYYY-MM. Default: the current month.', example: '2026-04' }),
-  limit: integer('limit', 1, 100, 25).meta({ description: 'Results per page, 1 to 100.' }),
-  page: integer('page', 1, null, 1).meta({ description: 'Page number from 1; a page past the last one is empty.' }),
+  limit: integer('limit', LIMITS.rankings.min, LIMITS.rankings.max, LIMITS.rankings.default).meta({
+    description: `Results per page, ${LIMITS.rankings.min} to ${LIMITS.rankings.max}.`,
+  }),
+  page: integer('page', LIMITS.page.min, null, LIMITS.page.default).meta({ description: 'Page number from 1; a page past the last one is empty.' }),
   sort: z
     .enum(SORTS, { error: (issue) => messages.badSort(String(issue.input), SORTS) })
     .default('rank')
@@ -83,14 +89,16 @@ export const LeadersPathSchema = z.object({
 
 /** §4.6 */
 export const LeadersQuerySchema = z.object({
-  limit: integer('limit', 1, 100, 10).meta({ description: 'Number of leaders, 1 to 100.' }),
+  limit: integer('limit', LIMITS.leaders.min, LIMITS.leaders.max, LIMITS.leaders.default).meta({
+    description: `Number of leaders, ${LIMITS.leaders.min} to ${LIMITS.leaders.max}.`,
+  }),
 });
 
 /** §4.7 */
 export const CompareQuerySchema = z.object({
   companies: z
     .string({ error: messages.compareMissing })
-    .meta({ description: '2 to 5 distinct company slugs, comma-separated.', example: 'kestrel-aerospace-group,northwind' }),
+    .meta({ description: `${LIMITS.compare.min} to ${LIMITS.compare.max} distinct company slugs, comma-separated.`, example: 'kestrel-aerospace-group,northwind' }),
   country: country.optional().meta({ description: 'Country applied to every company. Default: each company in its own default country.' }),
 });
 

@@ -1,46 +1,93 @@
 /**
- * Configuration for pure static hosts that read `_headers` / `_redirects`
- * (Cloudflare, Netlify): the default response of every endpoint is a static file,
- * and these rules give `/api/...` paths the JSON content type, CORS and cache life.
+ * Configuration for hosts that serve `dist/` as static files, derived from the endpoint
+ * table (`src/api/endpoints.ts`): `_headers` / `_redirects` for hosts that read them
+ * (Cloudflare, Netlify) and `serve.json` for `serve` (`npm run serve:static`). Every
+ * endpoint with a static form gets its public paths (versioned and unversioned)
+ * rewritten to its file, with the JSON content type, CORS and the cache life of its
+ * policy. Nothing here lists an endpoint by hand.
  */
-const REWRITES: [string, string][] = [
-  ['', 'index.json'],
-  ['/health', 'health.json'],
-  ['/rankings', 'rankings.json'],
-  ['/rankings/:industry/:country', 'rankings/:industry/:country.json'],
-  ['/company/:slug', 'company/:slug.json'],
-  ['/openapi.json', 'openapi.json'],
-];
+import { CACHE_POLICIES, ENDPOINTS, staticRewrites } from '../api/endpoints.ts';
+import type { Endpoint } from '../api/endpoints.ts';
+import { JSON_TYPE } from '../api/http.ts';
+import { CACHE_VIEWS } from '../core/policy.ts';
+import { API_PREFIX_UNVERSIONED } from '../core/urls.ts';
+import { VIEWS_DIR } from '../core/views/layout.ts';
 
-export const API_CACHE_CONTROL = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=86400';
-
-export function redirects(): string {
-  const lines: string[] = [];
-  for (const prefix of ['/api/v1', '/api'])
-    for (const [from, to] of REWRITES) {
-      lines.push(`${prefix}${from} /api/v1/${to} 200`);
-      if (from === '') lines.push(`${prefix}/ /api/v1/${to} 200`);
-    }
-  return lines.join('\n') + '\n';
+/** The one cache policy of the static `/api` files (every table entry with a static form shares it). */
+function staticApiCacheControl(): string {
+  const policies = new Set((ENDPOINTS as readonly Endpoint[]).filter((e) => e.static).map((e) => CACHE_POLICIES[e.cache]));
+  if (policies.size !== 1) throw new Error('host-config: static endpoints with different cache policies need one header block each');
+  return [...policies][0]!;
 }
 
+/** `_redirects`: every public path of a static endpoint -> its file, as a 200 rewrite. */
+export function redirects(): string {
+  return staticRewrites()
+    .map(({ from, to }) => `${from} ${to} 200\n`)
+    .join('');
+}
+
+/** `_headers`: JSON type, CORS and cache life for `/api/*`; the views a function reads get CORS and no stale life. */
 export function headers(): string {
   return [
-    '/api/*',
+    `${API_PREFIX_UNVERSIONED}/*`,
     '  Access-Control-Allow-Origin: *',
-    '  Content-Type: application/json; charset=utf-8',
-    `  Cache-Control: ${API_CACHE_CONTROL}`,
+    `  Content-Type: ${JSON_TYPE}`,
+    `  Cache-Control: ${staticApiCacheControl()}`,
     '  X-Content-Type-Options: nosniff',
-    '/views/*',
+    `/${VIEWS_DIR}/*`,
     '  Access-Control-Allow-Origin: *',
-    '  Cache-Control: public, max-age=1800, s-maxage=3600',
+    `  Cache-Control: ${CACHE_VIEWS}`,
     '',
   ].join('\n');
 }
 
+/**
+ * `serve.json` for `serve` (https://github.com/vercel/serve-handler#options): the same
+ * rewrites and headers; clean URLs so folders answer with their `index.html`, and no
+ * directory listings.
+ */
+export function serveJson(): string {
+  const config = {
+    cleanUrls: true,
+    directoryListing: false,
+    rewrites: serveRewrites(),
+    headers: [
+      {
+        source: `${API_PREFIX_UNVERSIONED.slice(1)}/**`,
+        headers: [
+          { key: 'Access-Control-Allow-Origin', value: '*' },
+          { key: 'Content-Type', value: JSON_TYPE },
+          { key: 'Cache-Control', value: staticApiCacheControl() },
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+        ],
+      },
+      {
+        source: `${VIEWS_DIR}/**`,
+        headers: [
+          { key: 'Access-Control-Allow-Origin', value: '*' },
+          { key: 'Cache-Control', value: CACHE_VIEWS },
+        ],
+      },
+    ],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/**
+ * `serve` applies rewrites again to their own result, so a spelling rewritten straight to
+ * `company/x.json` would match `company/:slug` once more: every other spelling goes to
+ * the versioned path first, and only that one to the file.
+ */
+function serveRewrites(): { source: string; destination: string }[] {
+  return staticRewrites().map(({ from, to, canonical }) => ({ source: from, destination: from === canonical ? to : canonical }));
+}
+
+/** Every host file of the build, by its path under `dist/`. */
 export function hostFiles(): [string, string][] {
   return [
     ['_headers', headers()],
     ['_redirects', redirects()],
+    ['serve.json', serveJson()],
   ];
 }

@@ -8,8 +8,10 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
-import { boardViews, companyViews, metaView, searchDocs, searchRankings, staticDefaults, type SiteInput } from '../core/views/build-views.ts';
-import { viewPaths, type BoardView, type CompanyView } from '../core/views/layout.ts';
+import { boardViews, companyViews, metaView, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
+import { viewPaths, type CompanyView } from '../core/views/layout.ts';
+import { apiDescription } from '../api/endpoints.ts';
+import { writeStaticFiles } from './static-files.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
 import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
@@ -128,15 +130,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     report.unresolvedNames = { total: top.reduce((s, [, n]) => s + n, 0), distinct: top.length, top: top.slice(0, 20).map(([name, count]) => ({ name, count })) };
 
     const input: SiteInput = { registry: reg, results, siteUrl: opts.siteUrl, lastUpdated, themes: report.themes, researchModels: Object.keys(report.researchModels) };
-    const meta = metaView(input);
+    const meta = metaView(input, apiDescription);
 
     log('Writing views');
-    const current: BoardView[] = [];
     for (let i = 0; i <= last; i++)
-      for (const { country, industry, view } of boardViews(input, i)) {
-        views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
-        if (i === last) current.push(view);
-      }
+      for (const { country, industry, view } of boardViews(input, i)) views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
     log(`  ${views.files.toLocaleString('en-US')} leaderboards, ${(views.bytes / 1048576).toFixed(1)} MiB`);
     const companies: CompanyView[] = [];
     for (const v of companyViews(input, meta)) {
@@ -149,15 +147,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
 
     const api = new JsonWriter(json);
-    for (const [path, body] of staticDefaults(meta, current, companies)) api.write(path, body);
     api.write('api/v1/openapi.json', openApiDocument(meta));
+    await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
     for (const [path, text] of hostFiles()) api.writeText(path, text);
     report.output = { files: views.files + api.files, bytes: views.bytes + api.bytes };
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).
     results.length = 0;
     companies.length = 0;
-    current.length = 0;
 
     const site = join(stage, 'site');
     if (opts.pages !== false) {

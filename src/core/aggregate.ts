@@ -7,10 +7,9 @@
 import { didYouMean, type IssueList } from './data-error.ts';
 import { MENTION_COLUMNS, MentionRowSchema, collectedDate } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
+import { SCORED_MODELS } from './policy.ts';
 
-/** data-and-rules §1.4: the scored models, matched case-insensitively. */
-export const SCORED_MODELS = { chatgpt: 'ChatGPT', 'google gemini': 'Google Gemini', perplexity: 'Perplexity' } as const;
-export const MODEL_NAMES = Object.values(SCORED_MODELS);
+export { MODEL_NAMES, SCORED_MODELS } from './policy.ts';
 
 export interface ContextAggregate {
   /** Industry display name. */

@@ -4,21 +4,17 @@
  * when a view is made ({@link round1}).
  */
 import type { ContextAggregate, MonthAggregate } from './aggregate.ts';
-import { SCORED_MODELS } from './aggregate.ts';
 import type { Company, Registry } from './registry.ts';
 import { compareKeys, compareNames } from './text.ts';
+import { MODEL_KEYS } from './policy.ts';
+
+export { MODEL_KEYS } from './policy.ts';
 
 /** 100 * num / den rounded half-up to one decimal, in integers so that 0.05 never drifts. */
 export function round1(num: number, den: number): number {
   if (den === 0) return 0;
   return Math.floor((2000 * num + den) / (2 * den)) / 10;
 }
-
-export const MODEL_KEYS: Record<string, 'chatgpt' | 'googleAi' | 'perplexity'> = {
-  [SCORED_MODELS.chatgpt]: 'chatgpt',
-  [SCORED_MODELS['google gemini']]: 'googleAi',
-  [SCORED_MODELS.perplexity]: 'perplexity',
-};
 
 export interface EntryDetail {
   modelScores: { chatgpt: number | null; googleAi: number | null; perplexity: number | null };

@@ -6,9 +6,10 @@ import type { Company, Registry } from '../registry.ts';
 import { compareEntries, round1, type Board, type MonthResult } from '../score.ts';
 import type { CompanyProfile } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
-import { MODEL_NAMES } from '../aggregate.ts';
-import { OVERALL, OVERALL_LABEL, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
-import { leadersBody, methodologyShort, profileUrl, rankingsBody } from './shape.ts';
+import { DEFAULT_COUNTRY, MODEL_NAMES, RATE_LIMIT_TEXT } from '../policy.ts';
+import { siteUrls } from '../urls.ts';
+import { OVERALL, OVERALL_LABEL, type ApiDescription, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
+import { methodologyShort } from './shape.ts';
 
 export const SERVICE_NAME = 'Employer Visibility Index';
 export const METHODOLOGY_VERSION = '1.0';
@@ -86,7 +87,7 @@ function standings(cur: MonthResult) {
 }
 
 function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>): string {
-  if (per.has('us')) return 'us';
+  if (per.has(DEFAULT_COUNTRY)) return DEFAULT_COUNTRY;
   let best: [string, Standing] | null = null;
   for (const [code, s] of per) {
     const e = s.entries[0]!;
@@ -123,6 +124,7 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
   const cur = results[results.length - 1]!;
   const st = standings(cur);
   const methodology = methodologyShort(meta);
+  const urls = siteUrls(meta.siteUrl);
 
   // History: per board key, the companies whose profile shows that board.
   const wanted = new Map<string, Map<number, CompanyProfile['history']>>();
@@ -172,8 +174,8 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
           history: wanted.get(`${code}/${b.industrySlug}`)!.get(c.idx)!,
           countries: countryNames,
           lastUpdated: meta.lastUpdated,
-          profileUrl: profileUrl(meta, c.slug),
-          apiUrl: `${meta.siteUrl}/api/v1/company/${c.slug}${code === def ? '' : `?country=${code}`}`,
+          profileUrl: urls.profile(c.slug),
+          apiUrl: urls.company(c.slug, code === def ? null : code),
         };
         view.profiles[code] = { ...base, summary: summary(base, b.hits[p]!, b.k), methodology };
       }
@@ -212,8 +214,8 @@ export function methodologyDescription(themes: string[], research: string[]): st
   );
 }
 
-/** The meta view, with the index and health bodies it carries. */
-export function metaView(input: SiteInput): MetaView {
+/** The meta view, with the index and health bodies it carries; `api` describes the endpoints (the endpoint table). */
+export function metaView(input: SiteInput, api: ApiDescription): MetaView {
   const { registry: reg, results, siteUrl, lastUpdated } = input;
   const cur = results[results.length - 1]!;
   const months = results.map((r) => r.month);
@@ -223,7 +225,7 @@ export function metaView(input: SiteInput): MetaView {
     for (const b of r.boards.values()) (m[b.country] ??= []).push(b.industrySlug);
     boards[r.month] = m;
   }
-  const exCountry = cur.overall.has('us') ? 'us' : ([...cur.overall.keys()][0] ?? 'us');
+  const exCountry = cur.overall.has(DEFAULT_COUNTRY) ? DEFAULT_COUNTRY : ([...cur.overall.keys()][0] ?? 'us');
   const o = cur.overall.get(exCountry);
   const top = o ? reg.companies[o.order[0]!] : reg.companies[0];
   const second = o && o.order.length > 1 ? reg.companies[o.order[1]!] : reg.companies[1];
@@ -235,10 +237,10 @@ export function metaView(input: SiteInput): MetaView {
     search: top?.name ?? '',
     compare: [top?.slug, second?.slug].filter((s): s is string => !!s),
   };
-  const api = `${siteUrl}/api/v1`;
+  const urls = siteUrls(siteUrl);
   const methodology = {
     version: METHODOLOGY_VERSION,
-    url: `${siteUrl}/api-docs/#methodology`,
+    url: urls.methodology,
     models: [...MODEL_NAMES],
     description: methodologyDescription(input.themes, input.researchModels),
   };
@@ -266,33 +268,14 @@ export function metaView(input: SiteInput): MetaView {
       month: cur.month,
       lastUpdated,
       description: DESCRIPTION,
-      links: {
-        self: api,
-        health: `${api}/health`,
-        search: `${api}/search?q=${encodeURIComponent(examples.search)}`,
-        company: `${api}/company/${examples.company}`,
-        rankings: `${api}/rankings?industry=${examples.industry}&country=${examples.country}`,
-        leaders: `${api}/rankings/${examples.industry}/${examples.country}`,
-        compare: `${api}/compare?companies=${examples.compare.join(',')}`,
-        openapi: `${api}/openapi.json`,
-        documentation: `${siteUrl}/api-docs/`,
-      },
+      links: api.links(urls, examples, cur.month),
       methodology,
       dataset: { totalCompanies: reg.companies.length, industries: industryNames, countries: countryNames, months },
-      rateLimit: '60 requests per minute per IP address; beyond it HTTP 429 with a Retry-After header. Responses are cached by a CDN for 30 to 60 minutes.',
-      documentation: `${siteUrl}/api-docs/`,
-      llmsTxt: `${siteUrl}/llms.txt`,
-      openapi: `${api}/openapi.json`,
-      endpoints: {
-        'GET /api/v1': 'Dataset index: valid industries, countries and months, methodology, example links.',
-        'GET /api/v1/health': 'Liveness and freshness check.',
-        'GET /api/v1/search': 'Find companies by approximate name (q, country, limit 1-20) with each one\'s latest ranking.',
-        'GET /api/v1/company/{slug}': 'Company profile: score, ranks, model and theme scores, other industries, history (country).',
-        'GET /api/v1/rankings': 'Leaderboards (industry, country, month, limit 1-100, page, sort: rank|score|mentions|name|change).',
-        'GET /api/v1/rankings/{industry}/{country}': 'Compact current leaders of one industry and country (limit, default 10).',
-        'GET /api/v1/compare': 'Side-by-side profiles of 2 to 5 companies (companies=slug,slug; country).',
-        'GET /api/v1/openapi.json': 'OpenAPI 3.1 description of this API.',
-      },
+      rateLimit: RATE_LIMIT_TEXT,
+      documentation: urls.docs,
+      llmsTxt: urls.llmsTxt,
+      openapi: urls.openapi,
+      endpoints: api.endpoints(),
     },
     health: {
       status: 'ok',
@@ -305,18 +288,4 @@ export function metaView(input: SiteInput): MetaView {
     },
   };
   return meta;
-}
-
-/** Default responses written as static files, so that a pure static host answers every endpoint's default form. */
-export function staticDefaults(meta: MetaView, currentBoards: BoardView[], companies: Iterable<CompanyView>): Generator<[string, unknown]> {
-  return (function* () {
-    yield ['api/v1/index.json', meta.index];
-    yield ['api/v1/health.json', meta.health];
-    for (const b of currentBoards) {
-      if (b.industrySlug === OVERALL) {
-        if (b.countryCode === 'us') yield ['api/v1/rankings.json', rankingsBody(meta, b)];
-      } else yield [`api/v1/rankings/${b.industrySlug}/${b.countryCode}.json`, leadersBody(meta, b)];
-    }
-    for (const v of companies) if (v.defaultCountry) yield [`api/v1/company/${v.slug}.json`, v.profiles[v.defaultCountry]];
-  })();
 }

@@ -6,6 +6,7 @@
  * leadersBody, methodologyShort): the handler and the static emitter both call it.
  */
 import type { CompanyProfile, Methodology, IndexResponse, HealthResponse } from '../schemas/responses.ts';
+import type { SiteUrls } from '../urls.ts';
 
 /** Folder of the view store inside `dist/`. */
 export const VIEWS_DIR = 'views';
@@ -109,4 +110,13 @@ export interface SearchRankingsView {
   month: string;
   /** slug -> { defaultCountry, industries, rankings: code -> ranking } */
   companies: Record<string, { company: string; website: string; industries: string[]; defaultCountry: string | null; rankings: Record<string, SearchRanking> }>;
+}
+
+/**
+ * What the index says about the endpoints (service-spec §2.1 `links`, `endpoints`),
+ * supplied by the api layer's endpoint table: the core does not import it.
+ */
+export interface ApiDescription {
+  links: (urls: SiteUrls, examples: MetaView['examples'], month: string) => IndexResponse['links'];
+  endpoints: () => Record<string, string>;
 }

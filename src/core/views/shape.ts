@@ -1,14 +1,26 @@
 /**
- * Turns stored views into response bodies. Both the thin function and the build's
- * static emitter call these, so a static file and the function's answer for the
- * same request are the same bytes.
+ * The one module that turns stored views into response bodies (service-spec §2, §4):
+ * the handler calls it for every answer, and the static default files are the
+ * handler's answers, so a static file and the function's answer are the same bytes.
  */
-import type { BoardRow, BoardView, MetaView } from './layout.ts';
-import type { LeaderboardEntry, LeadersResponse, MethodologyShort, RankingsResponse, Sort } from '../schemas/responses.ts';
+import type { BoardRow, BoardView, CompanyView, MetaView, SearchRankingsView } from './layout.ts';
+import type {
+  CompanyProfile,
+  CompareResponse,
+  LeaderboardEntry,
+  LeadersResponse,
+  MethodologyShort,
+  RankingsResponse,
+  SearchResponse,
+  SearchResult,
+  Sort,
+} from '../schemas/responses.ts';
+import { LIMITS } from '../policy.ts';
 import { compareNames } from '../text.ts';
+import { siteUrls } from '../urls.ts';
 
-export const RANKINGS_DEFAULTS = { sort: 'rank' as Sort, page: 1, limit: 25 };
-export const LEADERS_DEFAULT_LIMIT = 10;
+export const RANKINGS_DEFAULTS: { sort: Sort; page: number; limit: number } = { sort: 'rank', page: LIMITS.page.default, limit: LIMITS.rankings.default };
+export const LEADERS_DEFAULT_LIMIT = LIMITS.leaders.default;
 
 export function methodologyShort(meta: MetaView): MethodologyShort {
   const { version, url, models } = meta.methodology;
@@ -16,7 +28,7 @@ export function methodologyShort(meta: MetaView): MethodologyShort {
 }
 
 export function profileUrl(meta: MetaView, slug: string): string {
-  return `${meta.siteUrl}/company/${slug}/`;
+  return siteUrls(meta.siteUrl).profile(slug);
 }
 
 function toEntry(meta: MetaView, row: BoardRow, index: number): LeaderboardEntry {
@@ -87,7 +99,7 @@ export function rankingsBody(
   };
 }
 
-export function leadersBody(meta: MetaView, board: BoardView, limit = LEADERS_DEFAULT_LIMIT): LeadersResponse {
+export function leadersBody(meta: MetaView, board: BoardView, limit: number = LEADERS_DEFAULT_LIMIT): LeadersResponse {
   return {
     industry: board.industry,
     country: board.country,
@@ -97,4 +109,77 @@ export function leadersBody(meta: MetaView, board: BoardView, limit = LEADERS_DE
     methodology: methodologyShort(meta),
     topCompanies: board.rows.slice(0, limit).map(([slug, company, , score], i) => ({ rank: i + 1, company, score, slug })),
   };
+}
+
+/**
+ * service-spec §4.3: one result per hit that has a ranking in the asked country, or
+ * else in the company's default country; hits without one are left out.
+ */
+export function searchBody(
+  meta: MetaView,
+  query: string,
+  hits: Iterable<{ slug: string }>,
+  rankings: SearchRankingsView,
+  country: { code: string } | null,
+): SearchResponse {
+  const urls = siteUrls(meta.siteUrl);
+  const countryName = new Map(meta.countries.map((c) => [c.code, c.name]));
+  const results: SearchResult[] = [];
+  for (const hit of hits) {
+    const entry = rankings.companies[hit.slug];
+    const code = country?.code ?? entry?.defaultCountry;
+    const ranking = code ? entry?.rankings[code] : undefined;
+    if (!entry || !code || !ranking) continue;
+    const { rank, industryRank, totalCompaniesInIndustry, visibilityScore } = ranking;
+    results.push({
+      company: entry.company,
+      slug: hit.slug,
+      website: entry.website,
+      industry: ranking.industry,
+      industries: entry.industries,
+      country: countryName.get(code) ?? code,
+      latestRanking: { rank, industryRank, totalCompaniesInIndustry, visibilityScore, month: rankings.month },
+      profileUrl: urls.profile(hit.slug),
+      apiUrl: urls.company(hit.slug, code === entry.defaultCountry ? null : code),
+    });
+  }
+  return { query, month: meta.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
+}
+
+/** Which companies a search may return: those with a ranking in the country, or in their default country. */
+export function searchFilter(rankings: SearchRankingsView, country: { code: string } | null): (slug: string) => boolean {
+  const companies = rankings.companies;
+  if (country) return (slug) => companies[slug]?.rankings[country.code] !== undefined;
+  return (slug) => {
+    const entry = companies[slug];
+    return entry !== undefined && entry.defaultCountry !== null && entry.rankings[entry.defaultCountry] !== undefined;
+  };
+}
+
+/** Why a company has no profile to show: no data this month at all, or none in the asked country. */
+export type ProfileMiss = { reason: 'no-data' | 'not-in-country'; company: string; countries: string[] };
+
+/**
+ * data-and-rules §4: the profile in the asked country, else in the company's default
+ * country; a {@link ProfileMiss} when there is none.
+ */
+export function selectProfile(view: CompanyView, country: string | null): CompanyProfile | ProfileMiss {
+  const countries = countriesOf(view);
+  const code = country ?? view.defaultCountry;
+  const profile = code === null ? undefined : view.profiles[code];
+  if (profile) return profile;
+  return { reason: country !== null && countries.length > 0 ? 'not-in-country' : 'no-data', company: view.company, countries };
+}
+
+export const isProfileMiss = (value: CompanyProfile | ProfileMiss): value is ProfileMiss => 'reason' in value;
+
+/** Every profile of a company carries the countries where it has data (names, collator order). */
+function countriesOf(view: CompanyView): string[] {
+  for (const profile of Object.values(view.profiles)) return profile.countries;
+  return [];
+}
+
+/** service-spec §4.7: the profiles in the order asked. */
+export function compareBody(meta: MetaView, companies: CompanyProfile[]): CompareResponse {
+  return { month: meta.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), companies };
 }
