@@ -5,28 +5,12 @@
  * data (meta.examples), so every example URL answers. Pure: data in, document out.
  */
 import { z } from 'zod';
-import {
-  CompanyPathSchema,
-  CompanyQuerySchema,
-  CompareQuerySchema,
-  HealthQuerySchema,
-  IndexQuerySchema,
-  LeadersPathSchema,
-  LeadersQuerySchema,
-  RankingsQuerySchema,
-  SearchQuerySchema,
-} from '../api/params.ts';
+import { ENDPOINTS, exampleUrl, examplesOf, versionedPath } from '../api/endpoints.ts';
+import type { Endpoint, ErrorStatus } from '../api/endpoints.ts';
 import { messages } from '../api/messages.ts';
-import {
-  CompanyProfileSchema,
-  CompareResponseSchema,
-  ErrorResponseSchema,
-  HealthResponseSchema,
-  IndexResponseSchema,
-  LeadersResponseSchema,
-  RankingsResponseSchema,
-  SearchResponseSchema,
-} from '../core/schemas/responses.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
+import { ErrorResponseSchema } from '../core/schemas/responses.ts';
+import { siteUrls } from '../core/urls.ts';
 import type { ErrorResponse } from '../core/schemas/responses.ts';
 import type { MetaView } from '../core/views/layout.ts';
 
@@ -43,9 +27,6 @@ export interface ParamDoc {
   example?: string;
 }
 
-/** The error answers of service-spec §7 an endpoint can give. */
-export type ErrorStatus = 400 | 404 | 429 | 502;
-
 export interface EndpointDoc {
   operationId: string;
   method: 'GET';
@@ -60,52 +41,12 @@ export interface EndpointDoc {
   exampleUrl: string;
 }
 
-/** service-spec §8: requests per minute per address. */
-const RATE_LIMIT = 60;
+const RATE_LIMIT = RATE_LIMIT_PER_MINUTE;
 const COMPONENT = '#/components/schemas/';
 
 type ZodObject = z.ZodObject;
 
-interface Spec {
-  operationId: string;
-  path: string;
-  summary: string;
-  pathParams?: ZodObject;
-  query: ZodObject;
-  response: ZodObject | null;
-  errors: ErrorStatus[];
-  example: (l: MetaView['index']['links']) => string;
-}
-
-/** service-spec §4, in its order. The descriptions come from the index's `endpoints` map. */
-const SPECS: Spec[] = [
-  { operationId: 'getIndex', path: '/api/v1', summary: 'Dataset index', query: IndexQuerySchema, response: IndexResponseSchema, errors: [429, 502], example: (l) => l.self },
-  { operationId: 'getHealth', path: '/api/v1/health', summary: 'Health', query: HealthQuerySchema, response: HealthResponseSchema, errors: [429, 502], example: (l) => l.health },
-  { operationId: 'searchCompanies', path: '/api/v1/search', summary: 'Search companies', query: SearchQuerySchema, response: SearchResponseSchema, errors: [400, 429, 502], example: (l) => l.search },
-  {
-    operationId: 'getCompany',
-    path: '/api/v1/company/{slug}',
-    summary: 'Company profile',
-    pathParams: CompanyPathSchema,
-    query: CompanyQuerySchema,
-    response: CompanyProfileSchema,
-    errors: [400, 404, 429, 502],
-    example: (l) => l.company,
-  },
-  { operationId: 'getRankings', path: '/api/v1/rankings', summary: 'Leaderboard', query: RankingsQuerySchema, response: RankingsResponseSchema, errors: [400, 404, 429, 502], example: (l) => l.rankings },
-  {
-    operationId: 'getLeaders',
-    path: '/api/v1/rankings/{industry}/{country}',
-    summary: 'Compact leaders',
-    pathParams: LeadersPathSchema,
-    query: LeadersQuerySchema,
-    response: LeadersResponseSchema,
-    errors: [400, 404, 429, 502],
-    example: (l) => l.leaders,
-  },
-  { operationId: 'compareCompanies', path: '/api/v1/compare', summary: 'Compare companies', query: CompareQuerySchema, response: CompareResponseSchema, errors: [400, 404, 429, 502], example: (l) => l.compare },
-  { operationId: 'getOpenApi', path: '/api/v1/openapi.json', summary: 'OpenAPI document', query: z.object({}), response: null, errors: [429, 502], example: (l) => l.openapi },
-];
+const TABLE = ENDPOINTS as readonly Endpoint[];
 
 const idOf = (schema: z.ZodType): string => {
   const id = z.globalRegistry.get(schema)?.id;
@@ -140,16 +81,17 @@ function paramDocs(schema: ZodObject, where: 'path' | 'query', examples: Record<
  */
 export function endpointDocs(meta: MetaView): EndpointDoc[] {
   const examples = exampleValues(meta);
-  return SPECS.map((s) => ({
-    operationId: s.operationId,
-    method: 'GET',
-    path: s.path,
-    summary: s.summary,
-    description: meta.index.endpoints?.[`GET ${s.path}`] ?? s.summary,
-    parameters: [...(s.pathParams ? paramDocs(s.pathParams, 'path', examples) : []), ...paramDocs(s.query, 'query', examples)],
-    response: s.response ? idOf(s.response) : null,
-    errors: s.errors,
-    exampleUrl: s.example(meta.index.links),
+  const urls = siteUrls(meta.siteUrl);
+  return TABLE.map((e) => ({
+    operationId: e.id,
+    method: e.method,
+    path: versionedPath(e),
+    summary: e.summary,
+    description: e.description,
+    parameters: [...(e.pathParams ? paramDocs(e.pathParams, 'path', examples) : []), ...paramDocs(e.query, 'query', examples)],
+    response: e.response ? idOf(e.response) : null,
+    errors: [...e.errors],
+    exampleUrl: exampleUrl(urls, e, examplesOf(meta)),
   }));
 }
 
@@ -177,7 +119,7 @@ function componentSchemas(): Record<string, JsonSchema> {
     keep.add(id);
     for (const m of JSON.stringify(schema).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) visit(m[1]!);
   };
-  for (const s of SPECS) if (s.response) visit(idOf(s.response));
+  for (const e of TABLE) if (e.response) visit(idOf(e.response));
   visit(idOf(ErrorResponseSchema));
   return Object.fromEntries([...keep].sort().map((id) => [id, tidy(all[id]) as JsonSchema]));
 }
