@@ -9,11 +9,11 @@ import { etag } from 'hono/etag';
 import { LIMITS } from '../core/policy.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
-import { foldKey, SLUG_RE } from '../core/text.ts';
+import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
-import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile } from '../core/views/shape.ts';
-import { CACHE_POLICIES, ENDPOINTS, endpoint, routePath } from './endpoints.ts';
+import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
+import { ALL_ENDPOINTS, CACHE_POLICIES, endpoint, routePath } from './endpoints.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, okResponse } from './http.ts';
@@ -92,8 +92,10 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const params = parseParams(SearchQuerySchema, c.req.query());
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
-      return cached(`search|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
-        const { index, rankings } = await views.search();
+      const month = monthOf(cat, c, params.month);
+      return cached(`search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
+        const { index, rankings: current } = await views.search();
+        const rankings = month === cat.meta.month ? current : await views.pastSearchRankings(month);
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
         return searchBody(cat.meta, params.q, hits, rankings, country);
       });
@@ -104,11 +106,12 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const params = parseParams(CompanyQuerySchema, c.req.query());
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
+      const month = monthOf(cat, c, params.month);
       const slug = c.req.param('slug')!.trim().toLowerCase();
-      return cached(`company|${slug}|${country?.code ?? ''}`, async () => {
-        const view = await companyView(slug);
+      return cached(`company|${month}|${slug}|${country?.code ?? ''}`, async () => {
+        const view = await companyView(cat, month, slug);
         if (!view) throw notFound(messages.unknownCompany(slug));
-        return pickProfile(view, country);
+        return pickProfile(cat, month, view, country);
       });
     },
 
@@ -117,10 +120,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const params = parseParams(RankingsQuerySchema, c.req.query());
       const cat = await views.catalog();
       const country = queryCountry(cat, params.country);
-      const month = params.month ?? cat.meta.month;
-      if (!cat.meta.months.includes(month)) {
-        throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
-      }
+      const month = monthOf(cat, c, params.month);
       const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
       const { sort, page, limit } = params;
       return cached(`rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
@@ -131,15 +131,17 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
 
     // §4.6
     getLeaders: async (c) => {
-      const { limit } = parseParams(LeadersQuerySchema, c.req.query());
+      const params = parseParams(LeadersQuerySchema, c.req.query());
+      const { limit } = params;
       const cat = await views.catalog();
       const industry = knownIndustry(cat, c.req.param('industry')!, 'industry');
       const country = cat.countryByKey.get(foldKey(c.req.param('country')!));
       if (!country) {
         throw notFound(messages.badCountry(c.req.param('country')!), { parameter: 'country', validCountries: cat.validCountries });
       }
-      return cached(`leaders|${country.code}|${industry.slug}|${limit}`, async () => {
-        const board = await requireBoard(cat, cat.meta.month, country, industry);
+      const month = monthOf(cat, c, params.month);
+      return cached(`leaders|${month}|${country.code}|${industry.slug}|${limit}`, async () => {
+        const board = await requireBoard(cat, month, country, industry);
         return leadersBody(cat.meta, board, limit);
       });
     },
@@ -161,11 +163,12 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       }
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
-      return cached(`compare|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
-        const found = await Promise.all(slugs.map(companyView));
+      const month = monthOf(cat, c, params.month);
+      return cached(`compare|${month}|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
+        const found = await Promise.all(slugs.map((slug) => companyView(cat, month, slug)));
         const unknown = slugs.filter((_, i) => !found[i]);
         if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
-        return compareBody(cat.meta, (found as CompanyView[]).map((view) => pickProfile(view, country)));
+        return compareBody(cat.meta, month, (found as CompanyView[]).map((view) => pickProfile(cat, month, view, country)));
       });
     },
 
@@ -178,14 +181,27 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   };
 
   const api = new Hono({ strict: false });
-  for (const e of ENDPOINTS) {
+  for (const e of ALL_ENDPOINTS) {
     const cacheControl = CACHE_POLICIES[e.cache];
-    api.get(routePath(e), async (c) => okResponse(await handlers[e.id](c), cacheControl));
+    const handle = handlers[(e.handler ?? e.id) as EndpointId];
+    api.get(routePath(e), async (c) => okResponse(await handle(c), cacheControl));
   }
 
-  /** Only well-formed slugs reach the store (no path outside the views can be named). */
-  function companyView(slug: string): Promise<CompanyView | null> {
-    return SLUG_RE.test(slug) ? views.company(slug) : Promise.resolve(null);
+  /**
+   * A company's view in a month; `null` for a slug not in the registry. Only well-formed
+   * slugs reach the store (no path outside the views can be named). A past month's
+   * shard holds only the companies with data that month: the others get a view
+   * without profiles, which answers "no data in that month".
+   */
+  async function companyView(cat: Catalog, month: string, slug: string): Promise<CompanyView | null> {
+    if (!SLUG_RE.test(slug)) return null;
+    const current = await views.company(slug);
+    if (!current || month === cat.meta.month) return current;
+    const past = await views.pastCompany(month, slug, cat.meta.companyShards);
+    if (!past) return { ...current, defaultCountry: null, profiles: {} };
+    const profiles: Record<string, CompanyProfile> = {};
+    for (const [code, profile] of Object.entries(past.profiles)) profiles[code] = withLastUpdated(profile, cat.meta.lastUpdated);
+    return { ...past, profiles };
   }
 
   async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView> {
@@ -222,6 +238,18 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
 
 const overall: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
 
+/**
+ * The month a request asks for: the `{month}` of a month-addressed path, else the
+ * `month` parameter, else the current month; one not in the dataset is a 404 with
+ * `validMonths` (data-and-rules §4).
+ */
+function monthOf(cat: Catalog, c: Context, asked: string | undefined): string {
+  const month = c.req.param('month') ?? asked ?? cat.meta.month;
+  if (!MONTH_RE.test(month)) throw badRequest(messages.badMonth(month), { parameter: 'month' });
+  if (!cat.meta.months.includes(month)) throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
+  return month;
+}
+
 /** data-and-rules §4: an unknown country in a query parameter is a 400. */
 function queryCountry(cat: Catalog, value: string): CountryRef {
   const country = cat.countryByKey.get(foldKey(value));
@@ -237,12 +265,13 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
 }
 
 /** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */
-function pickProfile(view: CompanyView, country: CountryRef | null): CompanyProfile {
+function pickProfile(cat: Catalog, month: string, view: CompanyView, country: CountryRef | null): CompanyProfile {
   const picked = selectProfile(view, country?.code ?? null);
   if (!isProfileMiss(picked)) return picked;
   const { company, countries } = picked;
-  if (!country) throw notFound(messages.companyNoData(company), { countries });
-  const message = picked.reason === 'no-data' ? messages.companyNoData(company) : messages.companyNotInCountry(company, country.name, countries);
+  const past = month === cat.meta.month ? null : month;
+  if (!country) throw notFound(messages.companyNoData(company, past), { countries });
+  const message = picked.reason === 'no-data' ? messages.companyNoData(company, past) : messages.companyNotInCountry(company, country.name, countries, past);
   throw notFound(message, { parameter: 'country', countries });
 }
 

@@ -9,7 +9,7 @@
  * handler in `app.ts` (the compiler asks for it) and its tests.
  */
 import type { z } from 'zod';
-import { CACHE_SUCCESS } from '../core/policy.ts';
+import { CACHE_IMMUTABLE, CACHE_SUCCESS } from '../core/policy.ts';
 import {
   CompanyProfileSchema,
   CompareResponseSchema,
@@ -24,6 +24,7 @@ import { API_PREFIX, API_PREFIX_UNVERSIONED, fillPath, siteUrls } from '../core/
 import type { QueryValues, SiteUrls } from '../core/urls.ts';
 import type { ApiDescription, MetaView } from '../core/views/layout.ts';
 import {
+  MonthPathSchema,
   CompanyPathSchema,
   CompanyQuerySchema,
   CompareQuerySchema,
@@ -39,9 +40,14 @@ import {
 /** The error answers of service-spec §7 an endpoint can give (405 and 500 apply to every path). */
 export type ErrorStatus = 400 | 404 | 429 | 502;
 
-/** How long an answer may be kept: `release` answers change with the next monthly build. */
+/**
+ * How long an answer may be kept: `release` answers change with the next monthly build;
+ * `month` answers name their month in the path and never change (service-spec §9,
+ * the frozen months of the release ledger).
+ */
 export const CACHE_POLICIES = {
   release: CACHE_SUCCESS,
+  month: CACHE_IMMUTABLE,
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;
 
@@ -73,8 +79,12 @@ export interface Endpoint {
   method: 'GET';
   /** Path below the API prefix, OpenAPI style (`/company/{slug}`); `''` is the prefix itself. */
   path: string;
-  /** Key of the example URL in the index's `links` (service-spec §2.1). */
-  link: keyof IndexResponse['links'];
+  /** Key of the example URL in the index's `links` (service-spec §2.1); none for the month-addressed forms. */
+  link?: keyof IndexResponse['links'];
+  /** The entry whose handler answers (a month-addressed form answers like its current form). */
+  handler?: EndpointId;
+  /** Also answers at `/months/{month}` + its path, with that month's data and the `month` cache policy. */
+  monthScoped?: boolean;
   summary: string;
   /** One line: the index's `endpoints` text and the start of the OpenAPI description. */
   description: string;
@@ -122,6 +132,7 @@ export const ENDPOINTS = [
   },
   {
     id: 'searchCompanies',
+    monthScoped: true,
     method: 'GET',
     path: '/search',
     link: 'search',
@@ -136,6 +147,7 @@ export const ENDPOINTS = [
   },
   {
     id: 'getCompany',
+    monthScoped: true,
     method: 'GET',
     path: '/company/{slug}',
     link: 'company',
@@ -151,6 +163,7 @@ export const ENDPOINTS = [
   },
   {
     id: 'getRankings',
+    monthScoped: true,
     method: 'GET',
     path: '/rankings',
     link: 'rankings',
@@ -165,6 +178,7 @@ export const ENDPOINTS = [
   },
   {
     id: 'getLeaders',
+    monthScoped: true,
     method: 'GET',
     path: '/rankings/{industry}/{country}',
     link: 'leaders',
@@ -187,6 +201,7 @@ export const ENDPOINTS = [
   },
   {
     id: 'compareCompanies',
+    monthScoped: true,
     method: 'GET',
     path: '/compare',
     link: 'compare',
@@ -216,6 +231,36 @@ export const ENDPOINTS = [
 ] as const satisfies readonly Endpoint[];
 
 export type EndpointId = (typeof ENDPOINTS)[number]['id'];
+
+/** `/months/{month}`: the prefix of every month-addressed path. */
+export const MONTH_SCOPE = '/months/{month}';
+
+/**
+ * The month-addressed form of each month-scoped entry (issue of immutable month URLs):
+ * the same parameters less `month`, which moves into the path; the same handler; the
+ * `month` cache policy; no static form (a static file per month and company would
+ * exceed a static host's file limit, so the function answers them, once per CDN).
+ */
+export const MONTH_ENDPOINTS: readonly Endpoint[] = (ENDPOINTS as readonly Endpoint[])
+  .filter((e) => e.monthScoped)
+  .map((e) => ({
+    ...e,
+    id: `${e.id}ForMonth`,
+    handler: e.id as EndpointId,
+    link: undefined,
+    monthScoped: false,
+    path: `${MONTH_SCOPE}${e.path}`,
+    summary: `${e.summary} (one month, permanent URL)`,
+    description: `${e.description} For the month in the path; the answer never changes, so it may be cached for a year.`,
+    pathParams: MonthPathSchema.extend(e.pathParams?.shape ?? {}),
+    query: e.query.omit({ month: true }),
+    example: (ex: Examples) => ({ month: ex.month, ...e.example(ex) }),
+    cache: 'month' as const,
+    static: null,
+  }));
+
+/** Every endpoint the handler answers: the table, then the month-addressed forms. */
+export const ALL_ENDPOINTS: readonly Endpoint[] = [...(ENDPOINTS as readonly Endpoint[]), ...MONTH_ENDPOINTS];
 
 const placeholders = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 
@@ -260,14 +305,14 @@ export function examplesOf(meta: Pick<MetaView, 'examples' | 'month'>): Examples
  */
 export function indexLinks(urls: SiteUrls, examples: Examples): IndexResponse['links'] {
   const links: Partial<IndexResponse['links']> = {};
-  for (const e of ENDPOINTS) links[e.link] = exampleUrl(urls, e, examples);
+  for (const e of ENDPOINTS as readonly Endpoint[]) if (e.link) links[e.link] = exampleUrl(urls, e, examples);
   links.documentation = urls.docs;
   return links as IndexResponse['links'];
 }
 
 /** The index's `endpoints` (service-spec §2.1): "METHOD path" -> description. */
 export function indexEndpoints(): Record<string, string> {
-  return Object.fromEntries(ENDPOINTS.map((e) => [`${e.method} ${versionedPath(e)}`, e.description]));
+  return Object.fromEntries(ALL_ENDPOINTS.map((e) => [`${e.method} ${versionedPath(e)}`, e.description]));
 }
 
 /** What the core's index builder needs from the table (the core may not import the api layer). */

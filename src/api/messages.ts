@@ -20,7 +20,10 @@ export const messages = {
       ? `Parameter ${name} must be a base-10 integer of at least ${min}.`
       : `Parameter ${name} must be a base-10 integer from ${min} to ${max}.`,
   badSort: (given: string, valid: readonly string[]) => `Unknown sort "${given}". Valid values: ${list(valid)}.`,
-  badMonthFormat: (given: string) => `Parameter month must have the form YYYY-MM; got "${given}".`,
+  badMonth: (given: string) => {
+    const m = /^\d{4}-(\d{2})$/.exec(given);
+    return m ? `Parameter month: ${m[1]} is not a month (01 to 12); got "${given}".` : `Parameter month must have the form YYYY-MM; got "${given}".`;
+  },
   unknownMonth: (given: string) => `No data for month ${given}. See validMonths.`,
   badCountry: (given: string) => `Unknown country "${given}". Use a country code or name listed in validCountries.`,
   unknownIndustry: (given: string) => `Unknown industry "${given}". Use an industry name or slug listed in validIndustries.`,
@@ -32,9 +35,9 @@ export const messages = {
   unknownParameter: (name: string) => `Invalid parameter ${name}.`,
 
   unknownCompany: (slug: string) => `No company with slug "${slug}". Find slugs through /api/v1/search?q=name.`,
-  companyNoData: (company: string) => `${company} has no data in the current month.`,
-  companyNotInCountry: (company: string, country: string, countries: readonly string[]) =>
-    `${company} has no data for ${country} this month. Its countries: ${list(countries)}.`,
+  companyNoData: (company: string, month: string | null = null) => `${company} has no data in ${month ?? 'the current month'}.`,
+  companyNotInCountry: (company: string, country: string, countries: readonly string[], month: string | null = null) =>
+    `${company} has no data for ${country} ${month ? `in ${month}` : 'this month'}. Its countries: ${list(countries)}.`,
 
   compareMissing: `Parameter companies is required: ${COMPARE_MIN} to ${COMPARE_MAX} comma-separated company slugs.`,
   compareCount: (count: number) => `Parameter companies must name ${COMPARE_MIN} to ${COMPARE_MAX} distinct company slugs; got ${count}.`,

@@ -26,6 +26,21 @@ const country = z.string().meta({
   example: 'us',
 });
 
+/**
+ * A dataset month (data-and-rules §4): not of the form YYYY-MM is a 400 (saying which
+ * part is wrong), well formed but not in the dataset a 404 with `validMonths`.
+ */
+const month = z
+  .string()
+  .refine((value) => MONTH_RE.test(value), { error: (issue) => messages.badMonth(String(issue.input)) })
+  .optional()
+  .meta({ description: 'Dataset month YYYY-MM (see `validMonths` in the index). Default: the current month.', example: '2026-04' });
+
+/** The `{month}` of a month-addressed path. */
+export const MonthPathSchema = z.object({
+  month: z.string().meta({ description: 'Dataset month YYYY-MM (see `validMonths` in the index).', example: '2026-04' }),
+});
+
 /** GET /api/v1, /health and /openapi.json take no parameters. */
 export const IndexQuerySchema = z.object({}).meta({ description: 'No parameters.' });
 export const HealthQuerySchema = z.object({}).meta({ description: 'No parameters.' });
@@ -45,6 +60,7 @@ export const SearchQuerySchema = z.object({
   limit: integer('limit', LIMITS.search.min, LIMITS.search.max, LIMITS.search.default).meta({
     description: `Maximum number of results, ${LIMITS.search.min} to ${LIMITS.search.max}.`,
   }),
+  month,
 });
 
 /** §4.4 (path) */
@@ -55,8 +71,9 @@ export const CompanyPathSchema = z.object({
 /** §4.4 */
 export const CompanyQuerySchema = z.object({
   country: country.optional().meta({
-    description: 'Country of the profile. Default: the United States when the company has US data this month, else its best market.',
+    description: 'Country of the profile. Default: the United States when the company has US data that month, else its best market.',
   }),
+  month,
 });
 
 /** §4.5 */
@@ -66,11 +83,7 @@ export const RankingsQuerySchema = z.object({
     .optional()
     .meta({ description: 'Industry name or slug, case-insensitive. Omit for the overall leaderboard (each company once, by its best industry).', example: 'aerospace' }),
   country: country.default(DEFAULT_COUNTRY),
-  month: z
-    .string()
-    .refine((value) => MONTH_RE.test(value), { error: (issue) => messages.badMonthFormat(String(issue.input)) })
-    .optional()
-    .meta({ description: 'Dataset month YYYY-MM. Default: the current month.', example: '2026-04' }),
+  month,
   limit: integer('limit', LIMITS.rankings.min, LIMITS.rankings.max, LIMITS.rankings.default).meta({
     description: `Results per page, ${LIMITS.rankings.min} to ${LIMITS.rankings.max}.`,
   }),
@@ -92,6 +105,7 @@ export const LeadersQuerySchema = z.object({
   limit: integer('limit', LIMITS.leaders.min, LIMITS.leaders.max, LIMITS.leaders.default).meta({
     description: `Number of leaders, ${LIMITS.leaders.min} to ${LIMITS.leaders.max}.`,
   }),
+  month,
 });
 
 /** §4.7 */
@@ -100,6 +114,7 @@ export const CompareQuerySchema = z.object({
     .string({ error: messages.compareMissing })
     .meta({ description: `${LIMITS.compare.min} to ${LIMITS.compare.max} distinct company slugs, comma-separated.`, example: 'kestrel-aerospace-group,northwind' }),
   country: country.optional().meta({ description: 'Country applied to every company. Default: each company in its own default country.' }),
+  month,
 });
 
 const extras: Record<string, ErrorExtra> = { sort: { validSorts: [...SORTS] } };

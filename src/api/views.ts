@@ -2,7 +2,7 @@
  * Typed access to the precomputed views (src/core/views/layout.ts) plus the
  * lookup tables the parameters are resolved against (data-and-rules §1.1, §1.2).
  */
-import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
+import { OVERALL, OVERALL_LABEL, shardOf, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView, SearchRankingsView } from '../core/views/layout.ts';
 import { loadSearchIndex } from '../core/search/index.ts';
 import type { SearchIndex, SerializedSearchIndex } from '../core/search/index.ts';
@@ -74,6 +74,17 @@ export class Views {
 
   company(slug: string): Promise<CompanyView | null> {
     return this.#cache.json<CompanyView>(viewPaths.company(slug));
+  }
+
+  /** A past month's company view from its shard; `null` when the company had no data that month. */
+  async pastCompany(month: string, slug: string, shards: number): Promise<CompanyView | null> {
+    const shard = await this.#cache.json<Record<string, CompanyView>>(viewPaths.companyShard(month, shardOf(slug, shards)));
+    return shard?.[slug] ?? null;
+  }
+
+  /** A past month's search rankings (the build writes one per past month). */
+  pastSearchRankings(month: string): Promise<SearchRankingsView> {
+    return this.#required<SearchRankingsView>(viewPaths.monthSearchRankings(month));
   }
 
   search(): Promise<{ index: SearchIndex; rankings: SearchRankingsView }> {

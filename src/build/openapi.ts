@@ -5,7 +5,7 @@
  * data (meta.examples), so every example URL answers. Pure: data in, document out.
  */
 import { z } from 'zod';
-import { ENDPOINTS, exampleUrl, examplesOf, versionedPath } from '../api/endpoints.ts';
+import { ALL_ENDPOINTS, exampleUrl, examplesOf, versionedPath } from '../api/endpoints.ts';
 import type { Endpoint, ErrorStatus } from '../api/endpoints.ts';
 import { messages } from '../api/messages.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
@@ -46,7 +46,7 @@ const COMPONENT = '#/components/schemas/';
 
 type ZodObject = z.ZodObject;
 
-const TABLE = ENDPOINTS as readonly Endpoint[];
+const TABLE = ALL_ENDPOINTS;
 
 const idOf = (schema: z.ZodType): string => {
   const id = z.globalRegistry.get(schema)?.id;

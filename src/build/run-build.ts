@@ -16,6 +16,7 @@ import { buildSearchIndex } from '../core/search/index.ts';
 import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
+import { writeMonthViews } from './month-profiles.ts';
 import { hostFiles } from './host-config.ts';
 import { moveDir } from './move-dir.ts';
 import { JsonWriter } from './write-json.ts';
@@ -141,6 +142,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       views.write(viewPaths.company(v.slug).slice('views/'.length), v);
       companies.push(v);
     }
+    const past = await writeMonthViews({ data, pools, input, meta, views, cacheDir: opts.cacheDir, log });
+    log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
     views.write('meta.json', meta);
     views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
     views.write('search-rankings.json', searchRankings(meta, companies));

@@ -26,7 +26,7 @@ function statsOf(agg: MonthAggregate): MonthStats {
   return { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate, themes: [...themes] };
 }
 
-function registryHash(reg: Registry): string {
+export function registryHash(reg: Registry): string {
   const h = createHash('sha256').update(SCORED_VERSION);
   h.update(JSON.stringify([reg.countries, reg.industries]));
   for (const c of reg.companies) h.update(JSON.stringify([c.slug, c.name, c.industries, c.countries, c.aliases, c.trackedSince]));

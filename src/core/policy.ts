@@ -24,6 +24,8 @@ export const RATE_LIMIT_PER_MINUTE = 60;
 
 /** service-spec §8: a CDN keeps responses 30 to 60 minutes. */
 export const CACHE_SUCCESS = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=86400';
+/** A month-addressed answer never changes (its month is frozen by the release ledger). */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** 400/404/405 are as stable as the data, but kept briefly in case of a fix. */
 export const CACHE_ERROR = 'public, max-age=60';
 /** 429 is per client and 5xx transient: never stored. */

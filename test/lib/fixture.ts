@@ -223,6 +223,7 @@ export const meta: MetaView = {
   industries,
   countries,
   totalCompanies: docs.length,
+  companyShards: 1,
   boards: boardIndex,
   examples: { company: kestrel.slug, industry: 'aerospace', country: 'us', search: 'kestrel', compare: [kestrel.slug, orbital.slug] },
   index,

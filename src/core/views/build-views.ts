@@ -8,7 +8,7 @@ import type { CompanyProfile } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
 import { DEFAULT_COUNTRY, MODEL_NAMES, RATE_LIMIT_TEXT } from '../policy.ts';
 import { siteUrls } from '../urls.ts';
-import { OVERALL, OVERALL_LABEL, type ApiDescription, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
+import { OVERALL, OVERALL_LABEL, shardCount, type ApiDescription, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
 import { methodologyShort } from './shape.ts';
 
 export const SERVICE_NAME = 'Employer Visibility Index';
@@ -259,6 +259,7 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
     totalCompanies: reg.companies.length,
     themes: input.themes,
     researchModels: input.researchModels,
+    companyShards: shardCount(reg.companies.length),
     boards,
     examples,
     index: {

@@ -21,7 +21,30 @@ export const viewPaths = {
   company: (slug: string) => `${VIEWS_DIR}/company/${slug}.json`,
   searchIndex: () => `${VIEWS_DIR}/search-index.json`,
   searchRankings: () => `${VIEWS_DIR}/search-rankings.json`,
+  /** A past month's company views, {@link COMPANIES_PER_SHARD} or so per file: `slug -> CompanyView`. */
+  companyShard: (month: string, shard: number) => `${VIEWS_DIR}/months/${month}/companies/${shard}.json`,
+  /** A past month's search rankings. */
+  monthSearchRankings: (month: string) => `${VIEWS_DIR}/months/${month}/search-rankings.json`,
 };
+
+/**
+ * Past months keep their company views in shards, so that 10,000 companies over 60
+ * months stay a few thousand files (one small file read per profile) instead of 600,000.
+ */
+export const COMPANIES_PER_SHARD = 32;
+
+/** Number of shards for a registry of `companies` companies. */
+export const shardCount = (companies: number): number => Math.max(1, Math.ceil(companies / COMPANIES_PER_SHARD));
+
+/** The shard of a slug: FNV-1a (32-bit) of its characters, modulo the shard count. */
+export function shardOf(slug: string, shards: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < slug.length; i++) {
+    h ^= slug.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % shards;
+}
 
 export interface CountryRef {
   code: string;
@@ -51,6 +74,8 @@ export interface MetaView {
   themes?: string[];
   /** Answer sources collected for research and never scored, sorted. */
   researchModels?: string[];
+  /** Number of company shards of every past month ({@link shardOf}). */
+  companyShards: number;
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
   boards: Record<string, Record<string, string[]>>;
   /** Real values used to build example URLs. */
@@ -85,7 +110,11 @@ export interface CompanyView {
   industries: string[];
   /** Country code of the default country in the current month, null when it has no data this month. */
   defaultCountry: string | null;
-  /** Current-month profile body in every country (code) where it has data. */
+  /**
+   * The month's profile body in every country (code) where it has data. In the shards of
+   * past months the profiles carry no `lastUpdated` (a release's date, added when shaped),
+   * so that a month's shards stay the same from one release to the next.
+   */
   profiles: Record<string, CompanyProfile>;
 }
 

@@ -143,7 +143,7 @@ export function searchBody(
       apiUrl: urls.company(hit.slug, code === entry.defaultCountry ? null : code),
     });
   }
-  return { query, month: meta.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
+  return { query, month: rankings.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
 }
 
 /** Which companies a search may return: those with a ranking in the country, or in their default country. */
@@ -179,7 +179,22 @@ function countriesOf(view: CompanyView): string[] {
   return [];
 }
 
-/** service-spec §4.7: the profiles in the order asked. */
-export function compareBody(meta: MetaView, companies: CompanyProfile[]): CompareResponse {
-  return { month: meta.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), companies };
+/** service-spec §4.7: the profiles in the order asked, all of one month. */
+export function compareBody(meta: MetaView, month: string, companies: CompanyProfile[]): CompareResponse {
+  return { month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), companies };
+}
+
+/**
+ * A past month's profile as served: its shard leaves `lastUpdated` out (a release's
+ * date, so the shard stays the same from one release to the next); it goes back in
+ * its place, before `profileUrl`.
+ */
+export function withLastUpdated(profile: CompanyProfile, lastUpdated: string): CompanyProfile {
+  if (profile.lastUpdated !== undefined) return profile;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(profile)) {
+    if (key === 'profileUrl') out.lastUpdated = lastUpdated;
+    out[key] = value;
+  }
+  return out as CompanyProfile;
 }

@@ -1,0 +1,90 @@
+/**
+ * The company views and search rankings of every past month (service-spec §4 with
+ * `month`): what `/company/{slug}?month=`, `/compare?month=` and `/search?month=` answer
+ * from. A past month's views depend only on the months up to it, the registry and the
+ * site origin, so they are cached under a key of exactly those: an incremental build
+ * copies them, and only a registry change or a new past month scores a month again
+ * with its board details.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Company } from '../core/registry.ts';
+import { scoreMonth, type MonthResult } from '../core/score.ts';
+import { companyViews, searchRankings, type SiteInput } from '../core/views/build-views.ts';
+import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
+import type { LoadedData } from './load-data.ts';
+import { registryHash } from './score-months.ts';
+import type { JsonWriter } from './write-json.ts';
+
+/** Bump when the views of a past month change shape. */
+const VERSION = 'evi-month-views-1';
+
+interface Cached {
+  files: [string, string][];
+}
+
+/** The views of month `i`, as `[path under views/, JSON text]`. */
+function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, string][] {
+  const month = detailed.month;
+  const monthInput: SiteInput = { ...input, results: [...input.results.slice(0, i), detailed] };
+  const shards = new Map<number, Record<string, CompanyView>>();
+  const views: CompanyView[] = [];
+  for (const view of companyViews(monthInput, meta)) {
+    if (view.defaultCountry === null) continue;
+    for (const profile of Object.values(view.profiles)) delete (profile as { lastUpdated?: string }).lastUpdated;
+    views.push(view);
+    const n = shardOf(view.slug, meta.companyShards);
+    let shard = shards.get(n);
+    if (!shard) shards.set(n, (shard = {}));
+    shard[view.slug] = view;
+  }
+  const strip = (path: string) => path.slice('views/'.length);
+  const files: [string, string][] = [...shards].sort(([a], [b]) => a - b).map(([n, shard]) => [strip(viewPaths.companyShard(month, n)), JSON.stringify(shard)]);
+  files.push([strip(viewPaths.monthSearchRankings(month)), JSON.stringify(searchRankings({ ...meta, month }, views))]);
+  return files;
+}
+
+export async function writeMonthViews(opts: {
+  data: LoadedData;
+  pools: Map<string, Company[]>;
+  input: SiteInput;
+  meta: MetaView;
+  views: JsonWriter;
+  cacheDir: string | null;
+  log: (line: string) => void;
+}): Promise<{ months: number; fromCache: number }> {
+  const { data, pools, input, meta, views, cacheDir } = opts;
+  const last = input.results.length - 1;
+  const reg = data.registry;
+  const base = cacheDir ? createHash('sha256').update(VERSION).update(meta.siteUrl).update(registryHash(reg)).update(String(meta.companyShards)) : null;
+  let fromCache = 0;
+  for (let i = 0; i < last; i++) {
+    const keys = data.contentKey.slice(0, i + 1);
+    const path =
+      base && cacheDir && keys.every((k) => k !== null)
+        ? join(cacheDir, `month-views-${input.results[i]!.month}-${base.copy().update(keys.join('\n')).digest('hex').slice(0, 32)}.json`)
+        : null;
+    let files: [string, string][] | null = null;
+    if (path && existsSync(path)) {
+      try {
+        files = (JSON.parse(await readFile(path, 'utf8')) as Cached).files;
+        fromCache++;
+      } catch {
+        opts.log(`  warning: unreadable month-views cache entry ${path}; computing it again`);
+      }
+    }
+    if (!files) {
+      const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
+      files = monthFiles(input, meta, i, detailed);
+      if (path) {
+        const tmp = `${path}.${process.pid}.tmp`;
+        await writeFile(tmp, JSON.stringify({ files } satisfies Cached));
+        await rename(tmp, path);
+      }
+    }
+    for (const [file, text] of files) views.writeText(file, text);
+  }
+  return { months: last, fromCache };
+}

@@ -1,0 +1,128 @@
+/**
+ * `month` on every endpoint and the month-addressed URLs (service-spec §4 with the
+ * release issue): a past month answers exactly what a build made when that month was
+ * the current one answered. Both builds run on the same data (the later months'
+ * files removed for the second) with the same SOURCE_DATE_EPOCH, so every body must be
+ * byte-for-byte equal: profiles, compare, leaders, rankings and search.
+ */
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandler } from '../src/api/index.ts';
+import type { Handler } from '../src/api/index.ts';
+import { runBuild } from '../src/build/run-build.ts';
+import type { MetaView } from '../src/core/views/layout.ts';
+import { FsStore } from '../src/server/fs-store.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
+const SITE = 'https://evi.example';
+const EPOCH = 1790000000;
+
+async function buildSite(dataDir: string, name: string, keepMonths: number | null): Promise<{ handle: Handler; meta: MetaView }> {
+  const data = join(tmp, `${name}-data`);
+  cpSync(dataDir, data, { recursive: true });
+  if (keepMonths !== null) {
+    const files = readdirSync(join(data, 'mentions')).filter((f) => /\.csv(\.gz)?$/.test(f)).sort();
+    for (const f of files.slice(keepMonths)) rmSync(join(data, 'mentions', f));
+  }
+  const outDir = join(tmp, `${name}-dist`);
+  await runBuild({ root, dataDir: data, outDir, cacheDir: null, siteUrl: SITE, sourceDateEpoch: EPOCH, pages: false, workers: 1 });
+  const handle = createHandler(new FsStore(outDir), { log: () => {} });
+  const res = await handle(new Request(`${SITE}/api/v1`));
+  const index = (await res.json()) as { dataset: { months: string[] } };
+  expect(index.dataset.months.length).toBeGreaterThan(0);
+  const meta = (await new FsStore(outDir).read('views/meta.json'))!;
+  return { handle, meta: JSON.parse(meta) as MetaView };
+}
+
+const get = async (handle: Handler, path: string) => {
+  const res = await handle(new Request(`${SITE}${path}`));
+  return { status: res.status, text: await res.text(), headers: res.headers };
+};
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+for (const [label, dataDir, keep] of [
+  ['hand-made fixture', join(root, 'test/fixtures/basic'), 1],
+  ['sample data', join(root, 'data'), 4],
+] as const) {
+  describe(`a past month answers as it did when it was current (${label})`, () => {
+    let full: { handle: Handler; meta: MetaView };
+    let then: { handle: Handler; meta: MetaView };
+    let month: string;
+
+    beforeAll(async () => {
+      full = await buildSite(dataDir, `${label.replace(/\W+/g, '-')}-full`, null);
+      then = await buildSite(dataDir, `${label.replace(/\W+/g, '-')}-then`, keep);
+      month = then.meta.month;
+      expect(full.meta.months).toContain(month);
+      expect(full.meta.month).not.toBe(month);
+    });
+
+    it('every company profile, in every country, by query and by month path', async () => {
+      const slugs = readdirSync(join(tmp, `${label.replace(/\W+/g, '-')}-then-dist`, 'views/company')).map((f) => f.replace(/\.json$/, ''));
+      expect(slugs.length).toBeGreaterThan(3);
+      let compared = 0;
+      for (const slug of slugs) {
+        const before = await get(then.handle, `/api/v1/company/${slug}`);
+        const byQuery = await get(full.handle, `/api/v1/company/${slug}?month=${month}`);
+        const byPath = await get(full.handle, `/api/v1/months/${month}/company/${slug}`);
+        expect(byQuery.status, slug).toBe(before.status);
+        expect(byPath.status, slug).toBe(before.status);
+        if (before.status !== 200) continue;
+        expect(byQuery.text, slug).toBe(before.text);
+        expect(byPath.text, slug).toBe(before.text);
+        for (const country of (JSON.parse(before.text) as { countries: string[] }).countries) {
+          const a = await get(then.handle, `/api/v1/company/${slug}?country=${encodeURIComponent(country)}`);
+          const b = await get(full.handle, `/api/v1/company/${slug}?country=${encodeURIComponent(country)}&month=${month}`);
+          expect(b.text, `${slug} in ${country}`).toBe(a.text);
+          compared++;
+        }
+      }
+      expect(compared).toBeGreaterThan(3);
+    });
+
+    it('leaderboards, leaders, compare and search', async () => {
+      const paths: string[] = [];
+      for (const [country, industries] of Object.entries(then.meta.boards[month]!)) {
+        paths.push(`/rankings?country=${country}&sort=change&limit=7&page=2`, `/rankings/all/${country}?limit=3`);
+        for (const industry of industries) paths.push(`/rankings?country=${country}&industry=${industry}`, `/rankings/${industry}/${country}`);
+      }
+      const ex = then.meta.examples;
+      paths.push(`/compare?companies=${ex.compare.join(',')}`, `/search?q=${encodeURIComponent(ex.search)}`, `/search?q=${encodeURIComponent(ex.search.slice(0, 4))}&limit=20`);
+      for (const path of paths) {
+        const before = await get(then.handle, `/api/v1${path}`);
+        const sep = path.includes('?') ? '&' : '?';
+        const byQuery = await get(full.handle, `/api/v1${path}${sep}month=${month}`);
+        const byPath = await get(full.handle, `/api/v1/months/${month}${path}`);
+        expect(byQuery.text, path).toBe(before.text);
+        expect(byPath.text, path).toBe(before.text);
+        expect(byPath.headers.get('cache-control'), path).toBe('public, max-age=31536000, immutable');
+      }
+    });
+  });
+}
+
+describe('month errors', () => {
+  let handle: Handler;
+  beforeAll(async () => {
+    ({ handle } = await buildSite(join(root, 'test/fixtures/basic'), 'errors', null));
+  });
+
+  it('a month that is not a month is a 400 saying which part is wrong', async () => {
+    const r = await get(handle, '/api/v1/company/orbital-works?month=2026-13');
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.text)).toMatchObject({ parameter: 'month', message: expect.stringContaining('13 is not a month') });
+    expect((await get(handle, '/api/v1/months/26-01/rankings')).status).toBe(400);
+  });
+
+  it('a month outside the dataset is a 404 with validMonths, on every month-scoped endpoint', async () => {
+    for (const path of ['/company/orbital-works?month=2025-01', '/search?q=orbital&month=2025-01', '/rankings/aerospace/us?month=2025-01', '/compare?companies=orbital-works,kestrel-aerospace-group&month=2025-01', '/months/2025-01/rankings']) {
+      const r = await get(handle, `/api/v1${path}`);
+      expect(r.status, path).toBe(404);
+      expect(JSON.parse(r.text), path).toMatchObject({ parameter: 'month', validMonths: ['2026-02', '2026-03'] });
+    }
+  });
+});
