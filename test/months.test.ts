@@ -126,3 +126,28 @@ describe('month errors', () => {
     }
   });
 });
+
+describe('current answers name their permanent copy', () => {
+  let handle: Handler;
+  beforeAll(async () => {
+    ({ handle } = await buildSite(join(root, 'test/fixtures/basic'), 'canonical', null));
+  });
+
+  it('a Link rel=canonical to the month-addressed form, with the endpoint parameters only, and it answers the same body', async () => {
+    for (const [path, canonical] of [
+      ['/api/rankings?country=US&industry=aerospace&utm_source=x&month=', '/api/v1/months/2026-03/rankings?industry=aerospace&country=US'],
+      ['/api/v1/company/orbital-works/', '/api/v1/months/2026-03/company/orbital-works'],
+      ['/api/v1/rankings/aerospace/us?limit=2&month=2026-02', '/api/v1/months/2026-02/rankings/aerospace/us?limit=2'],
+      ['/api/v1/compare?companies=orbital-works,kestrel-aerospace-group', '/api/v1/months/2026-03/compare?companies=orbital-works,kestrel-aerospace-group'],
+    ] as const) {
+      const current = await get(handle, path);
+      expect(current.status, path).toBe(200);
+      expect(current.headers.get('link'), path).toBe(`<${canonical}>; rel="canonical"`);
+      expect(current.headers.get('cache-control'), path).toBe('public, max-age=1800, s-maxage=3600, stale-while-revalidate=300');
+      const permanent = await get(handle, canonical);
+      expect(permanent.text, canonical).toBe(current.text);
+      expect(permanent.headers.get('link'), canonical).toBeNull();
+    }
+    expect((await get(handle, '/api/v1/health')).headers.get('link')).toBeNull();
+  });
+});

@@ -13,7 +13,9 @@ import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
-import { ALL_ENDPOINTS, CACHE_POLICIES, endpoint, routePath } from './endpoints.ts';
+import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
+import { API_PREFIX, fillPath, queryString } from '../core/urls.ts';
+import type { QueryValues } from '../core/urls.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, okResponse } from './http.ts';
@@ -184,7 +186,14 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   for (const e of ALL_ENDPOINTS) {
     const cacheControl = CACHE_POLICIES[e.cache];
     const handle = handlers[(e.handler ?? e.id) as EndpointId];
-    api.get(routePath(e), async (c) => okResponse(await handle(c), cacheControl));
+    const names = Object.keys(e.query.shape).filter((name) => name !== 'month');
+    api.get(routePath(e), async (c) => {
+      const response = okResponse(await handle(c), cacheControl);
+      // A current answer names its permanent copy: the month-addressed form of the same request.
+      const month = e.monthScoped ? askedMonth.get(c) : undefined;
+      if (month) response.headers.set('Link', `<${canonicalPath(c, month, names)}>; rel="canonical"`);
+      return response;
+    });
   }
 
   /**
@@ -247,7 +256,28 @@ function monthOf(cat: Catalog, c: Context, asked: string | undefined): string {
   const month = c.req.param('month') ?? asked ?? cat.meta.month;
   if (!MONTH_RE.test(month)) throw badRequest(messages.badMonth(month), { parameter: 'month' });
   if (!cat.meta.months.includes(month)) throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
+  askedMonth.set(c, month);
   return month;
+}
+
+/** The month each request was answered for, for its canonical link. */
+const askedMonth = new WeakMap<Context, string>();
+
+/**
+ * The month-addressed path of a request (root-relative, so it holds on any origin):
+ * `/api/v1/months/{month}` + the endpoint's path as asked, then the endpoint's own
+ * parameters in their order, blank and unknown ones left out.
+ */
+function canonicalPath(c: Context, month: string, names: readonly string[]): string {
+  const url = new URL(c.req.url);
+  const below = url.pathname.replace(/^\/api(\/v1)?(?=\/|$)/, '').replace(/\/+$/, '');
+  const query: QueryValues = {};
+  for (const name of names) {
+    const value = url.searchParams.get(name);
+    // A comma reads the same written plain or as %2C; plain keeps compare's list legible.
+    if (value !== null && value.trim() !== '') query[name] = value.split(',');
+  }
+  return `${API_PREFIX}${fillPath(MONTH_SCOPE, { month })}${below}${queryString(query)}`;
 }
 
 /** data-and-rules §4: an unknown country in a query parameter is a 400. */

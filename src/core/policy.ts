@@ -22,8 +22,13 @@ export const LIMITS = {
 /** service-spec §8: requests per minute per client address. */
 export const RATE_LIMIT_PER_MINUTE = 60;
 
-/** service-spec §8: a CDN keeps responses 30 to 60 minutes. */
-export const CACHE_SUCCESS = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=86400';
+/**
+ * service-spec §8: a CDN keeps responses 30 to 60 minutes. A current answer changes with
+ * the next monthly release, so it may outlive one by at most s-maxage plus the short
+ * stale-while-revalidate window: 65 minutes (browsers count the Age a CDN reports against
+ * their 30 minutes). Permanent copies live at the month-addressed URLs.
+ */
+export const CACHE_SUCCESS = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=300';
 /** A month-addressed answer never changes (its month is frozen by the release ledger). */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
 /** 400/404/405 are as stable as the data, but kept briefly in case of a fix. */
