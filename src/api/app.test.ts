@@ -143,3 +143,50 @@ describe('parameter schemas (for the OpenAPI generator)', () => {
     expect(search.required).toEqual(['q']);
   });
 });
+
+describe('strict, helpful parameters', () => {
+  const handle = createHandler(fixtureStore(), { log: () => {} });
+  const json = async (path: string) => {
+    const res = await call(handle, path);
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, etag: res.headers.get('etag') };
+  };
+
+  it('a typo of a parameter is a 400 naming the parameter it looks like', async () => {
+    for (const [path, given, meant] of [
+      ['/api/v1/rankings?industy=retail', 'industy', 'industry'],
+      ['/api/v1/rankings?Country=gb', 'Country', 'country'],
+      ['/api/v1/rankings/retail/us?limt=3', 'limt', 'limit'],
+      ['/api/v1/company/orbital-works?countries=us', 'countries', 'country'],
+      ['/api/v1/compare?companies=orbital-works,northwind&mnth=2026-01', 'mnth', 'month'],
+    ] as const) {
+      const r = await json(path);
+      expect(r.status, path).toBe(400);
+      expect(r.body.parameter, path).toBe(given);
+      expect(r.body.message, path).toContain(`did you mean "${meant}"`);
+      expect(r.body.validParameters, path).toContain(meant);
+    }
+  });
+
+  it('other unknown parameters are ignored and change neither the answer nor its validator', async () => {
+    const plain = await json('/api/v1/rankings?industry=retail');
+    const tracked = await json('/api/v1/rankings?industry=retail&utm_source=newsletter&_=1718000000&fbclid=abc');
+    expect(tracked.status).toBe(200);
+    expect(tracked.body).toEqual(plain.body);
+    expect(tracked.etag).toBe(plain.etag);
+  });
+
+  it('an unknown slug lists up to five close slugs', async () => {
+    const r = await json('/api/v1/company/orbital-wroks');
+    expect(r.status).toBe(404);
+    expect(r.body.suggestions).toContain('orbital-works');
+    expect((r.body.suggestions as string[]).length).toBeLessThanOrEqual(5);
+    expect(r.body.message).toContain('orbital-works');
+    expect(ErrorResponseSchema.parse(r.body)).toEqual(r.body);
+  });
+
+  it('month 13 is not a month', async () => {
+    const r = await json('/api/v1/rankings?month=2026-13');
+    expect(r.status).toBe(400);
+    expect(r.body.message).toContain('13 is not a month');
+  });
+});

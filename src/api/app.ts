@@ -112,7 +112,10 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const slug = c.req.param('slug')!.trim().toLowerCase();
       return cached(`company|${month}|${slug}|${country?.code ?? ''}`, async () => {
         const view = await companyView(cat, month, slug);
-        if (!view) throw notFound(messages.unknownCompany(slug));
+        if (!view) {
+          const suggestions = await closeSlugs(slug);
+          throw notFound(messages.unknownCompany(slug, suggestions), suggestions.length ? { suggestions } : {});
+        }
         return pickProfile(cat, month, view, country);
       });
     },
@@ -213,6 +216,14 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     return { ...past, profiles };
   }
 
+  /** Up to 5 companies whose name is close to a slug that is not one (its words searched as a name). */
+  async function closeSlugs(slug: string): Promise<string[]> {
+    const words = slug.replace(/[^a-z0-9]+/gi, ' ').trim();
+    if (words === '') return [];
+    const { index } = await views.search();
+    return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: SUGGESTIONS }).map((hit) => hit.slug);
+  }
+
   async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView> {
     const available = cat.meta.boards[month]?.[country.code] ?? [];
     const exists = industry.slug === OVERALL ? available.length > 0 : available.includes(industry.slug);
@@ -246,6 +257,9 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
 }
 
 const overall: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
+
+/** How many close slugs a 404 for an unknown company lists. */
+const SUGGESTIONS = 5;
 
 /**
  * The month a request asks for: the `{month}` of a month-addressed path, else the

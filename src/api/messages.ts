@@ -20,6 +20,7 @@ export const messages = {
       ? `Parameter ${name} must be a base-10 integer of at least ${min}.`
       : `Parameter ${name} must be a base-10 integer from ${min} to ${max}.`,
   badSort: (given: string, valid: readonly string[]) => `Unknown sort "${given}". Valid values: ${list(valid)}.`,
+  typoParameter: (given: string, meant: string) => `Unknown parameter "${given}"; did you mean "${meant}"? See validParameters.`,
   badMonth: (given: string) => {
     const m = /^\d{4}-(\d{2})$/.exec(given);
     return m ? `Parameter month: ${m[1]} is not a month (01 to 12); got "${given}".` : `Parameter month must have the form YYYY-MM; got "${given}".`;
@@ -34,7 +35,8 @@ export const messages = {
   longQuery: (max: number) => `Parameter q must be at most ${max} characters long.`,
   unknownParameter: (name: string) => `Invalid parameter ${name}.`,
 
-  unknownCompany: (slug: string) => `No company with slug "${slug}". Find slugs through /api/v1/search?q=name.`,
+  unknownCompany: (slug: string, suggestions: readonly string[] = []) =>
+    `No company with slug "${slug}".${suggestions.length ? ` Did you mean ${list(suggestions)}?` : ''} Find slugs through /api/v1/search?q=name.`,
   companyNoData: (company: string, month: string | null = null) => `${company} has no data in ${month ?? 'the current month'}.`,
   companyNotInCountry: (company: string, country: string, countries: readonly string[], month: string | null = null) =>
     `${company} has no data for ${country} ${month ? `in ${month}` : 'this month'}. Its countries: ${list(countries)}.`,

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import { SORTS } from '../core/schemas/responses.ts';
+import { closeParameter } from '../core/suggest.ts';
 import { MONTH_RE } from '../core/text.ts';
 import { badRequest } from './errors.ts';
 import type { ErrorExtra } from './errors.ts';
@@ -121,12 +122,22 @@ const extras: Record<string, ErrorExtra> = { sort: { validSorts: [...SORTS] } };
 
 /**
  * Validates a query against one of the schemas above. Blank optional values count
- * as absent; the first problem becomes a 400 naming the parameter.
+ * as absent; the first problem becomes a 400 naming the parameter. A name that is a
+ * typo of one of the endpoint's parameters (`industy`, `Country`, `countries`) is a 400
+ * saying which one it looks like; other unknown names (`utm_source`, `_`) are ignored
+ * and never change the answer.
  *
  * @example
  * const { limit, page } = parseParams(RankingsQuerySchema, c.req.query());
  */
 export function parseParams<S extends z.ZodObject>(schema: S, raw: Record<string, string>): z.output<S> {
+  const known = Object.keys(schema.shape);
+  for (const name of Object.keys(raw)) {
+    if (known.includes(name)) continue;
+    // A typo of a parameter is a 400 naming it; any other unknown name is ignored.
+    const meant = closeParameter(name, known);
+    if (meant !== undefined) throw badRequest(messages.typoParameter(name, meant), { parameter: name, validParameters: known });
+  }
   const input: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = raw[key];

@@ -214,9 +214,12 @@ export const ErrorResponseSchema = z
     validCountries: z.array(z.string()).optional(),
     validMonths: z.array(Month).optional(),
     validSorts: z.array(z.string()).optional(),
+    validParameters: z.array(z.string()).optional(),
     unknown: z.array(z.string()).optional(),
+    /** Up to 5 slugs of companies close to an unknown slug. */
+    suggestions: z.array(z.string()).max(5).optional(),
     countries: z.array(z.string()).optional(),
-    retryAfter: z.number().int().optional(),
+    retryAfter: z.number().int().min(0).optional(),
   })
   .meta({ id: 'Error' });
 
