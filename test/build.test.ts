@@ -235,6 +235,31 @@ describe('bad input stops the build (data-and-rules §1.5)', () => {
       /mentions\/2026-13\.csv: bad month file name/,
     ));
 
+  it('stops a Windows-1252 month file at its first accented byte, naming the encoding (data-and-rules §1: UTF-8)', () =>
+    expectIssues(
+      broken((d) => {
+        const file = join(d, 'mentions/2026-03.csv');
+        writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from('x1,2026-03-11,ChatGPT,us,Aerospace,Leadership,q1,Soci\xe9t\xe9 G\xe9n\xe9rale A\xe9ro\n', 'latin1')]));
+      }),
+      /mentions\/2026-03\.csv:35:54: not valid UTF-8 at byte offset \d+: the file looks like Latin-1 \(ISO-8859-1\) or Windows-1252/,
+    ));
+
+  it('stops a Latin-1 registry row instead of creating a mangled company', () =>
+    expectIssues(
+      broken((d) => {
+        const file = join(d, 'companies.csv');
+        writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from(',Soci\xe9t\xe9 Latine,latine.example,Aerospace,us,,\n', 'latin1')]));
+      }),
+      /companies\.csv:\d+:6: not valid UTF-8/,
+    ));
+
+  it('rejects an over-long theme and a control character, quoting a short preview', () =>
+    expectIssues(
+      broken((d) => append(d, 'mentions/2026-03.csv', `x1,2026-03-11,ChatGPT,us,Aerospace,${'L'.repeat(100_000)},q1,\nx2,2026-03-11,ChatGPT,us,Aerospace,Leadership,q1,Orbital\u0007Works\n`)),
+      /2026-03\.csv:35:6 \(theme\): is longer than 200 characters \(got "L{60}… \(100000 characters\)"\)/,
+      /2026-03\.csv:36:8 \(company\): contains a control character \(got "Orbital\\u0007Works"\)/,
+    ));
+
   it('reports the wrong header of a month file', () =>
     expectIssues(broken((d) => writeFileSync(join(d, 'mentions/2026-02.csv'), 'answer_id,when,model\n')), /2026-02\.csv:1: wrong columns: expected "answer_id,collected_at,model,country,industry,theme,question_id,company"; missing "collected_at"/));
 

@@ -2,13 +2,14 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
+import { EncodingError, utf8Check } from './utf8.ts';
 
 /**
  * Reads the records of a `.csv` or `.csv.gz` buffer (gzip recognised by its magic bytes,
  * so a misnamed file still reads), header checked against `columns` (any order, exactly
  * those names), each record handed to `onRecord` trimmed and in `columns` order with the
  * line it starts on. Structural problems (bad quoting, wrong field count, wrong header,
- * bad gzip) go to `issues`. Stops early once `issues` is full.
+ * bad gzip, bytes that are not UTF-8) go to `issues`. Stops early once `issues` is full.
  *
  * PapaParse streams the gunzipped text at about 750k rows/s here against csv-parse's 115k
  * (one reference-scale month, BENCHMARKS.md), which made csv-parse most of the ingest time.
@@ -22,7 +23,10 @@ export function readCsv(
 ): Promise<void> {
   const gzip = data[0] === 0x1f && data[1] === 0x8b;
   const raw = Readable.from([data]);
-  const text = (gzip ? raw.pipe(createGunzip()) : raw).setEncoding('utf8');
+  const bytes = gzip ? raw.pipe(createGunzip()) : raw;
+  const checked = utf8Check();
+  bytes.on('error', (e) => checked.destroy(e));
+  const text = bytes.pipe(checked).setEncoding('utf8');
   let perm: number[] | null = null;
   let identity = true;
   let line = 0;
@@ -34,7 +38,10 @@ export function readCsv(
       resolve();
     };
     text.on('error', (e: Error & { code?: string }) => {
-      if (!stopped) issues.add({ file, message: `not a valid gzip file (${e.message})` });
+      if (!stopped)
+        issues.add(
+          e instanceof EncodingError ? { file, line: e.line, column: e.column, message: e.message } : { file, message: `not a valid gzip file (${e.message})` },
+        );
       stopped = true;
       text.destroy();
       resolve();

@@ -5,7 +5,10 @@
  * written (folded), so a registry change does not invalidate the cache.
  */
 import { didYouMean, type IssueList } from './data-error.ts';
-import { MENTION_COLUMNS, MentionRowSchema, collectedDate } from './schemas/rows.ts';
+import { CONTROL_RE, MENTION_COLUMNS, MENTION_LIMITS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
+
+/** Distinct field values remembered as free of control characters (bounds the memo's memory). */
+const CLEAN_MEMO = 200_000;
 import { foldKey, foldName } from './text.ts';
 import { SCORED_MODELS } from './policy.ts';
 
@@ -72,6 +75,7 @@ export class MonthAccumulator {
   private readonly countryValues: string[];
   private readonly industryValues: string[];
   private readonly validDates = new Map<string, string>();
+  private readonly cleanText = new Set<string>();
   /** industry -> country -> context */
   private readonly contexts = new Map<string, Map<string, Ctx>>();
   private readonly countryMemo = new Map<string, string | undefined>();
@@ -110,7 +114,7 @@ export class MonthAccumulator {
       if (!r.success) {
         for (const iss of r.error.issues) {
           const col = Number(iss.path[0] ?? 0);
-          this.issue(line, col, `${iss.message}${f[col] !== undefined ? ` (got "${f[col]}")` : ''}`);
+          this.issue(line, col, `${iss.message}${f[col] !== undefined ? ` (got "${preview(f[col])}")` : ''}`);
         }
         return;
       }
@@ -215,6 +219,16 @@ export class MonthAccumulator {
   // Same verdict as MentionRowSchema, memoised on the few distinct dates of a month.
   private fastValid(f: string[]): boolean {
     if (f.length !== 8 || !f[0] || !f[2] || !f[3] || !f[4] || !f[5] || !f[6]) return false;
+    // Bounded text without control characters; each distinct value is checked once.
+    for (let i = 0; i < 8; i++) {
+      if (i === 1) continue;
+      const v = f[i]!;
+      if (v.length > MENTION_LIMITS[i]!) return false;
+      if (!this.cleanText.has(v)) {
+        if (CONTROL_RE.test(v)) return false;
+        if (this.cleanText.size < CLEAN_MEMO) this.cleanText.add(v);
+      }
+    }
     const c = f[1]!;
     if (this.validDates.has(c)) return true;
     const d = collectedDate(c);

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { didYouMean, IssueList, type DataIssue } from './data-error.ts';
-import { CompanyRowSchema, CountryRowSchema, IndustryRowSchema, type CompanyRow, type CountryRow, type IndustryRow } from './schemas/rows.ts';
+import { CompanyRowSchema, CountryRowSchema, IndustryRowSchema, preview, type CompanyRow, type CountryRow, type IndustryRow } from './schemas/rows.ts';
 import { compareKeys, compareNames, foldKey, foldName, slugify } from './text.ts';
 
 export interface Country {
@@ -75,7 +75,7 @@ export function parseRecord<S extends z.ZodType>(
       line: row.line,
       column: col >= 0 ? col + 1 : undefined,
       columnName: name || undefined,
-      message: `${iss.message}${value !== undefined ? ` (got "${value}")` : ''}`,
+      message: `${iss.message}${value !== undefined ? ` (got "${preview(String(value))}")` : ''}`,
     });
   }
   return undefined;

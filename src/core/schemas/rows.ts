@@ -2,38 +2,76 @@
 import { z } from 'zod';
 import { MONTH_RE, SLUG_RE } from '../text.ts';
 
-const text = (what: string) => z.string().trim().min(1, `${what} is empty`);
-const list = z.string().transform((s) =>
-  s
-    .split('|')
-    .map((x) => x.trim())
-    .filter(Boolean),
-);
+/**
+ * The longest value each free-text field may hold, in characters (README, "Data
+ * limits"): generous for real names and identifiers, and small enough that one bad
+ * row cannot blow up a response or a view file.
+ */
+export const TEXT_LIMITS = {
+  answer_id: 200,
+  model: 100,
+  country: 100,
+  industry: 200,
+  theme: 200,
+  question_id: 200,
+  company: 300,
+  name: 200,
+  alias: 200,
+  website: 253,
+  slug: 100,
+  aliases: 2000,
+} as const;
+
+/** C0 and C1 control characters and DEL (tab, line breaks and the rest): never part of a name. */
+export const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A value as it appears in an error message: at most 60 characters, controls made visible. */
+export function preview(value: string): string {
+  const short = value.length > 60 ? `${value.slice(0, 60)}… (${value.length} characters)` : value;
+  return short.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const bounded = (schema: z.ZodString, max: number) =>
+  schema.max(max, `is longer than ${max} characters`).refine((s) => !CONTROL_RE.test(s), 'contains a control character');
+const text = (what: string, max: number) => bounded(z.string().trim().min(1, `${what} is empty`), max);
+const list = (max: number) =>
+  z
+    .string()
+    .max(TEXT_LIMITS.aliases, `is longer than ${TEXT_LIMITS.aliases} characters`)
+    .transform((s) =>
+      s
+        .split('|')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .refine((items) => items.every((x) => x.length <= max && !CONTROL_RE.test(x)), `each entry must have at most ${max} characters and no control character`);
 
 export const COUNTRY_COLUMNS = ['code', 'name', 'aliases'] as const;
 export const CountryRowSchema = z.object({
   code: z.string().trim().regex(/^[a-z]{2}$/, 'must be a lowercase ISO 3166-1 alpha-2 code such as "us"'),
-  name: text('name'),
-  aliases: list,
+  name: text('name', TEXT_LIMITS.name),
+  aliases: list(TEXT_LIMITS.alias),
 });
 
 export const INDUSTRY_COLUMNS = ['name'] as const;
-export const IndustryRowSchema = z.object({ name: text('name') });
+export const IndustryRowSchema = z.object({ name: text('name', TEXT_LIMITS.name) });
 
 export const COMPANY_COLUMNS = ['slug', 'name', 'website', 'industries', 'countries', 'aliases', 'tracked_since'] as const;
 export const CompanyRowSchema = z.object({
   slug: z
     .string()
     .trim()
+    .max(TEXT_LIMITS.slug, `is longer than ${TEXT_LIMITS.slug} characters`)
     .refine((s) => s === '' || SLUG_RE.test(s), 'must be lowercase letters and digits joined by single hyphens'),
-  name: text('name'),
+  name: text('name', TEXT_LIMITS.name),
   website: z
     .string()
     .trim()
+    .max(TEXT_LIMITS.website, `is longer than ${TEXT_LIMITS.website} characters`)
     .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i, 'must be a bare domain such as "example.com"'),
-  industries: list.refine((a) => a.length > 0, 'at least one industry is required'),
-  countries: list.refine((a) => a.length > 0, 'at least one country is required'),
-  aliases: list,
+  industries: list(TEXT_LIMITS.industry).refine((a) => a.length > 0, 'at least one industry is required'),
+  countries: list(TEXT_LIMITS.country).refine((a) => a.length > 0, 'at least one country is required'),
+  aliases: list(TEXT_LIMITS.alias),
   tracked_since: z
     .string()
     .trim()
@@ -59,15 +97,18 @@ export function collectedDate(s: string): string | null {
 
 // Tuples, not objects: 1.2M rows a month go through this, and PapaParse hands arrays.
 export const MentionRowSchema = z.tuple([
-  text('answer_id'),
+  text('answer_id', TEXT_LIMITS.answer_id),
   z.string().trim().refine((s) => collectedDate(s) !== null, 'must be a date YYYY-MM-DD or an ISO 8601 date-time'),
-  text('model'),
-  text('country'),
-  text('industry'),
-  text('theme'),
-  text('question_id'),
-  z.string().trim(),
+  text('model', TEXT_LIMITS.model),
+  text('country', TEXT_LIMITS.country),
+  text('industry', TEXT_LIMITS.industry),
+  text('theme', TEXT_LIMITS.theme),
+  text('question_id', TEXT_LIMITS.question_id),
+  bounded(z.string().trim(), TEXT_LIMITS.company),
 ]);
+
+/** The limit of each mention column, in {@link MENTION_COLUMNS} order (the date has its own rule). */
+export const MENTION_LIMITS = [TEXT_LIMITS.answer_id, 40, TEXT_LIMITS.model, TEXT_LIMITS.country, TEXT_LIMITS.industry, TEXT_LIMITS.theme, TEXT_LIMITS.question_id, TEXT_LIMITS.company] as const;
 
 export type CountryRow = z.infer<typeof CountryRowSchema>;
 export type IndustryRow = z.infer<typeof IndustryRowSchema>;

@@ -1,0 +1,115 @@
+/**
+ * Strict UTF-8 for the data files (data-and-rules §1: CSV in UTF-8): a stream check
+ * that passes valid bytes through untouched and stops at the first invalid sequence
+ * with its line, column and byte offset, and a guess of the encoding the file is in.
+ * The fast path is Node's native `isUtf8` per chunk; the slow scan only runs to locate
+ * an error. A sequence split across two chunks is carried over to the next.
+ */
+import { isUtf8 } from 'node:buffer';
+import { Transform } from 'node:stream';
+
+export class EncodingError extends Error {
+  constructor(
+    readonly line: number,
+    readonly column: number,
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EncodingError';
+  }
+}
+
+/** Length of the valid UTF-8 prefix of `b` that ends on a character boundary, and whether the rest is a cut sequence. */
+function scan(b: Uint8Array): { valid: number; incomplete: boolean } {
+  let i = 0;
+  const n = b.length;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number, min: number;
+    if (c >= 0xc2 && c <= 0xdf) (need = 1), (min = 0x80);
+    else if (c >= 0xe0 && c <= 0xef) (need = 2), (min = 0x800);
+    else if (c >= 0xf0 && c <= 0xf4) (need = 3), (min = 0x10000);
+    else return { valid: i, incomplete: false };
+    if (i + need >= n) {
+      // Fewer bytes left than the sequence needs: valid so far if every present byte is a continuation.
+      for (let k = i + 1; k < n; k++) if ((b[k]! & 0xc0) !== 0x80) return { valid: i, incomplete: false };
+      return { valid: i, incomplete: true };
+    }
+    let cp = c & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const d = b[i + k]!;
+      if ((d & 0xc0) !== 0x80) return { valid: i, incomplete: false };
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return { valid: i, incomplete: false };
+    i += need + 1;
+  }
+  return { valid: n, incomplete: false };
+}
+
+/** What a file that is not UTF-8 most likely is, from its first bytes and the bad byte. */
+export function guessEncoding(head: Uint8Array, bad: number): string {
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return 'UTF-16 (it starts with a UTF-16 byte order mark)';
+  if (bad >= 0x80 && bad <= 0x9f) return 'Windows-1252 (byte 0x' + bad.toString(16).toUpperCase() + ' is a Windows-1252 character such as a curly quote or a dash)';
+  return 'Latin-1 (ISO-8859-1) or Windows-1252 (byte 0x' + bad.toString(16).toUpperCase() + ' is an accented letter there)';
+}
+
+/**
+ * A pass-through stream that fails with an {@link EncodingError} at the first byte that
+ * is not UTF-8. A UTF-8 byte order mark is fine (the CSV reader drops it).
+ */
+export function utf8Check(): Transform {
+  let carry: Buffer = Buffer.alloc(0);
+  let offset = 0; // bytes passed on so far
+  let line = 1;
+  let lineStart = 0; // offset where the current line starts
+  let head: Uint8Array | null = null;
+
+  const count = (b: Uint8Array, upto: number) => {
+    for (let i = 0; i < upto; i++)
+      if (b[i] === 0x0a) {
+        line++;
+        lineStart = offset + i + 1;
+      }
+  };
+
+  const fail = (b: Uint8Array, at: number): EncodingError => {
+    count(b, at);
+    const where = offset + at;
+    const column = new TextDecoder().decode(b.subarray(Math.max(0, lineStart - offset), at)).length + 1;
+    return new EncodingError(line, column, where, `not valid UTF-8 at byte offset ${where}: the file looks like ${guessEncoding(head ?? b, b[at]!)}. Save it as UTF-8 and build again.`);
+  };
+
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const b = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+      head ??= b.subarray(0, 4);
+      let end = b.length;
+      // Hold back a possibly cut sequence at the end (at most 3 bytes).
+      let k = end - 1;
+      while (k >= 0 && k >= end - 3 && (b[k]! & 0xc0) === 0x80) k--;
+      if (k >= 0 && b[k]! >= 0xc0) end = k;
+      const body = b.subarray(0, end);
+      if (!isUtf8(body)) {
+        const { valid } = scan(body);
+        return done(fail(body, valid));
+      }
+      count(body, body.length);
+      offset += body.length;
+      carry = Buffer.from(b.subarray(end));
+      done(null, body);
+    },
+    flush(done) {
+      if (carry.length === 0) return done();
+      const { valid } = scan(carry);
+      if (valid === carry.length) return done(null, carry);
+      // A sequence cut by the end of the file is as invalid as a wrong byte.
+      done(fail(carry, valid));
+    },
+  });
+}
