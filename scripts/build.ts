@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { DataError, formatIssue } from '../src/core/data-error.ts';
+import { PublishGateError } from '../src/core/gate.ts';
 import { runBuild } from '../src/build/run-build.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -46,6 +47,8 @@ try {
   if (e instanceof DataError) {
     console.error(`\nBuild stopped: ${e.issues.length}${e.truncated ? '+' : ''} problem(s) in the data; the output folder was not touched.`);
     for (const i of e.issues) console.error(`  ${formatIssue(i)}`);
+  } else if (e instanceof PublishGateError) {
+    console.error(`\nBuild stopped by the publish gate; the output folder was not touched.\n${e.message}`);
   } else console.error(`\nBuild failed; the output folder was not touched.\n${(e as Error).stack ?? e}`);
   process.exit(1);
 }

@@ -16,6 +16,8 @@ import { buildSearchIndex } from '../core/search/index.ts';
 import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
+import { monthFacts, publishGate } from './gate.ts';
+import type { MonthFacts } from '../core/gate.ts';
 import { writeMonthViews } from './month-profiles.ts';
 import { hostFiles } from './host-config.ts';
 import { moveDir } from './move-dir.ts';
@@ -45,6 +47,8 @@ export interface BuildReport {
   unresolvedNames: { total: number; distinct: number; top: { name: string; count: number }[] };
   outOfUniverseMentions: number;
   output: { files: number; bytes: number };
+  /** The publish gate's findings on the current month, and the accepted reason when there were some. */
+  gate?: { findings: string[]; acceptedBecause: string | null };
 }
 
 export interface BuildResult {
@@ -99,6 +103,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const unresolved = new Map<string, number>();
   const themes = new Set<string>();
   let latestDate: string | null = null;
+  const facts: MonthFacts[] = [];
 
   try {
     log('Scoring and ranking');
@@ -117,6 +122,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
         report.contexts.currentMonth = r.boards.size;
         latestDate = st.latestDate;
       }
+      facts.push(monthFacts(r, st.scoredRows));
       for (const t of st.themes) themes.add(t);
       for (const [n, c] of r.unresolved) unresolved.set(n, (unresolved.get(n) ?? 0) + c);
       report.outOfUniverseMentions += r.outOfUniverse;
@@ -130,7 +136,17 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const top = [...unresolved].sort((a, b) => b[1] - a[1] || compareKeys(a[0], b[0]));
     report.unresolvedNames = { total: top.reduce((s, [, n]) => s + n, 0), distinct: top.length, top: top.slice(0, 20).map(([name, count]) => ({ name, count })) };
 
-    const input: SiteInput = { registry: reg, results, siteUrl: opts.siteUrl, lastUpdated, themes: report.themes, researchModels: Object.keys(report.researchModels) };
+    const release = await publishGate(opts.dataDir, facts, log);
+    report.gate = release.gate;
+    const input: SiteInput = {
+      registry: reg,
+      results,
+      siteUrl: opts.siteUrl,
+      lastUpdated,
+      themes: report.themes,
+      researchModels: Object.keys(report.researchModels),
+      release: release.health,
+    };
     const meta = metaView(input, apiDescription);
 
     log('Writing views');

@@ -75,6 +75,12 @@ export const HealthResponseSchema = z
     lastUpdated: DateStr,
     companies: Count,
     industries: Count,
+    /** Leaderboards of the current month (country x industry, overall boards left out). */
+    leaderboards: Count.optional(),
+    /** Companies ranked in at least one leaderboard of the current month. */
+    rankedCompanies: Count.optional(),
+    /** Present when the current month was published over the publish gate's objection: the operator's reason. */
+    acceptedDrop: z.string().optional(),
   })
   .meta({ id: 'Health' });
 

@@ -22,6 +22,8 @@ export interface SiteInput {
   lastUpdated: string;
   themes: string[];
   researchModels: string[];
+  /** The current month's state as the publish gate saw it (health reports it). */
+  release?: { leaderboards: number; rankedCompanies: number; acceptedDrop?: string };
 }
 
 const ordinal = (n: number) => {
@@ -286,6 +288,8 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
       lastUpdated,
       companies: reg.companies.length,
       industries: reg.industries.length,
+      ...(input.release ? { leaderboards: input.release.leaderboards, rankedCompanies: input.release.rankedCompanies } : {}),
+      ...(input.release?.acceptedDrop ? { acceptedDrop: input.release.acceptedDrop } : {}),
     },
   };
   return meta;

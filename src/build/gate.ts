@@ -1,0 +1,67 @@
+/**
+ * The build's side of the publish gate (src/core/gate.ts): the facts of each scored
+ * month, the operator's acceptances, and the verdict on the new current month.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataError } from '../core/data-error.ts';
+import { AcceptDropsSchema, PublishGateError, checkRelease, type AcceptDrops, type MonthFacts } from '../core/gate.ts';
+import type { MonthResult } from '../core/score.ts';
+
+export const ACCEPT_FILE = 'accept-drops.json';
+
+export function monthFacts(r: MonthResult, scoredRows: number): MonthFacts {
+  const ranked = new Set<number>();
+  for (const o of r.overall.values()) for (const idx of o.order) ranked.add(idx);
+  const boards = [...r.boards.values()];
+  return {
+    month: r.month,
+    scoredRows,
+    leaderboards: boards.length,
+    rankedCompanies: ranked.size,
+    countries: [...new Set(boards.map((b) => b.country))].sort(),
+    industries: [...new Set(boards.map((b) => b.industrySlug))].sort(),
+  };
+}
+
+async function acceptances(dataDir: string): Promise<AcceptDrops> {
+  const file = join(dataDir, ACCEPT_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new DataError([{ file: ACCEPT_FILE, message: `not valid JSON (${(e as Error).message})` }]);
+  }
+  const parsed = AcceptDropsSchema.safeParse(json);
+  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file: ACCEPT_FILE, message: `${i.path.join('.') || 'file'}: ${i.message}` })));
+  return parsed.data;
+}
+
+/**
+ * Stops the build with a {@link PublishGateError} when the new current month fails the
+ * gate and no acceptance names it; otherwise returns what health and the report say.
+ */
+export async function publishGate(
+  dataDir: string,
+  facts: MonthFacts[],
+  log: (line: string) => void,
+): Promise<{ health: { leaderboards: number; rankedCompanies: number; acceptedDrop?: string }; gate: { findings: string[]; acceptedBecause: string | null } }> {
+  const cur = facts[facts.length - 1]!;
+  const prev = facts.length > 1 ? facts[facts.length - 2]! : null;
+  const findings = checkRelease(prev, cur);
+  const health = { leaderboards: cur.leaderboards, rankedCompanies: cur.rankedCompanies };
+  if (findings.length === 0) return { health, gate: { findings: [], acceptedBecause: null } };
+  const entry = (await acceptances(dataDir)).find((a) => a.month === cur.month);
+  const byEnv = process.env.EVI_ACCEPT_DROP === cur.month ? `accepted for this build with EVI_ACCEPT_DROP=${cur.month}` : null;
+  const reason = entry?.reason ?? byEnv;
+  if (!reason || !findings.every((f) => f.acceptable)) throw new PublishGateError(cur.month, findings);
+  for (const f of findings) log(`  publish gate: ${f.message} (accepted: ${reason})`);
+  return { health: { ...health, acceptedDrop: reason }, gate: { findings: findings.map((f) => f.message), acceptedBecause: reason } };
+}

@@ -1,0 +1,96 @@
+/**
+ * The publish gate: before a build replaces the live output, the new current month is
+ * compared with the one before it. A month with no leaderboards, or a sharp drop, is
+ * almost always a broken export rather than news, so it stops the build with a report
+ * of what dropped. A real drop is accepted only by a committed, reviewable entry naming
+ * the month and the reason (`data/accept-drops.json`), or by naming the month in
+ * `EVI_ACCEPT_DROP` for one build. Pure: facts in, findings out.
+ */
+import { z } from 'zod';
+import { MONTH_RE } from './text.ts';
+
+/** What the gate compares of a month. */
+export interface MonthFacts {
+  month: string;
+  scoredRows: number;
+  leaderboards: number;
+  rankedCompanies: number;
+  /** Country codes with at least one leaderboard. */
+  countries: string[];
+  /** Industry slugs with at least one leaderboard. */
+  industries: string[];
+}
+
+/** A measure below this share of the previous month's is a sharp drop. */
+export const GATE_MIN_SHARE = 0.5;
+
+export interface GateFinding {
+  /** What was checked, for the report. */
+  check: string;
+  message: string;
+  /** false when no acceptance can publish it (a month without a single leaderboard). */
+  acceptable: boolean;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/**
+ * Every reason not to publish `cur` after `prev` (none for the first month).
+ * @example checkRelease(prev, { ...prev, month: '2026-11', scoredRows: 10 }) // [{ check: 'scored rows', ... }]
+ */
+export function checkRelease(prev: MonthFacts | null, cur: MonthFacts): GateFinding[] {
+  const out: GateFinding[] = [];
+  if (cur.leaderboards === 0 || cur.scoredRows === 0) {
+    out.push({
+      check: 'leaderboards',
+      message: `${cur.month} has ${n(cur.scoredRows)} scored rows and ${n(cur.leaderboards)} leaderboards: every ranking and profile would answer 404. Is the file only a header, or only research models?`,
+      acceptable: false,
+    });
+    return out;
+  }
+  if (!prev) return out;
+  for (const [check, a, b] of [
+    ['scored rows', prev.scoredRows, cur.scoredRows],
+    ['leaderboards', prev.leaderboards, cur.leaderboards],
+    ['ranked companies', prev.rankedCompanies, cur.rankedCompanies],
+  ] as const) {
+    if (b < a * GATE_MIN_SHARE)
+      out.push({ check, message: `${check}: ${n(a)} in ${prev.month} -> ${n(b)} in ${cur.month} (${Math.round((100 * b) / a)}%, below ${GATE_MIN_SHARE * 100}%)`, acceptable: true });
+  }
+  for (const [check, a, b] of [
+    ['countries', prev.countries, cur.countries],
+    ['industries', prev.industries, cur.industries],
+  ] as const) {
+    const gone = a.filter((x) => !b.includes(x));
+    if (gone.length) out.push({ check, message: `${check} with leaderboards in ${prev.month} but none in ${cur.month}: ${gone.join(', ')}`, acceptable: true });
+  }
+  return out;
+}
+
+/** `data/accept-drops.json`: the months whose drop the operator has reviewed and accepts. */
+export const AcceptDropsSchema = z.array(
+  z.object({
+    month: z.string().regex(MONTH_RE, 'must be YYYY-MM'),
+    reason: z.string().trim().min(10, 'say why the drop is real (10 characters or more)'),
+  }),
+);
+export type AcceptDrops = z.infer<typeof AcceptDropsSchema>;
+
+export class PublishGateError extends Error {
+  constructor(
+    readonly month: string,
+    readonly findings: GateFinding[],
+  ) {
+    const acceptable = findings.every((f) => f.acceptable);
+    super(
+      [
+        `The new current month ${month} looks broken, so it was not published:`,
+        ...findings.map((f) => `  - ${f.message}`),
+        acceptable
+          ? `If the drop is real, accept it with an entry in data/accept-drops.json: [{ "month": "${month}", "reason": "..." }] (committed, so it is reviewed), or for one build set EVI_ACCEPT_DROP=${month}.`
+          : 'A month without leaderboards cannot be published; fix the month file.',
+      ].join('\n'),
+    );
+    this.name = 'PublishGateError';
+  }
+}
