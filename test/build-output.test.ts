@@ -97,4 +97,40 @@ describe('build output', () => {
     expect([...tb.keys()].sort()).toEqual([...tc.keys()].sort());
     for (const [k, v] of tb) expect(v.equals(tc.get(k)!), k).toBe(true);
   });
+
+  it('never uses a truncated, edited or foreign cache entry: each is reported in one warning line and computed again', async () => {
+    const cache = join(tmp, 'cache-d');
+    const first = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    expect(first.code, first.stderr).toBe(0);
+    const entries = readdirSync(cache);
+    const parsed = entries.find((n) => /^2026-02-[0-9a-f]{32}\.json$/.test(n))!;
+    const scored = entries.find((n) => n.startsWith('scored-2026-02-'))!;
+    const views = entries.find((n) => n.startsWith('month-views-2026-02-'))!;
+    expect([parsed, scored, views].every(Boolean), entries.join(' ')).toBe(true);
+    // Truncated: half of the parsed month.
+    const p = readFileSync(join(cache, parsed));
+    writeFileSync(join(cache, parsed), p.subarray(0, Math.floor(p.length / 2)));
+    // Edited but still valid JSON: one figure of the scored month changed.
+    const sc = readFileSync(join(cache, scored), 'utf8');
+    const edited = sc.replace(/"hits":\[(\d)/, (_, d: string) => `"hits":[${(Number(d) + 1) % 10}`);
+    expect(edited).not.toBe(sc);
+    writeFileSync(join(cache, scored), edited);
+    // Foreign: another entry's bytes under this name.
+    writeFileSync(join(cache, views), readFileSync(join(cache, scored)));
+    const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/SyntaxError|\n\s+at /);
+    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${parsed} is \\d+ bytes long instead of \\d+ \\(truncated\\?\\); it is computed again`));
+    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${scored} does not match its digest \\(edited or damaged\\); it is computed again`));
+    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${views} was made from other inputs; it is computed again`));
+    expect(again.stderr.match(/warning: cache entry/g)).toHaveLength(3);
+    const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'e'), EVI_CACHE_DIR: 'off', EVI_PAGES: '0' });
+    const td = tree(join(tmp, 'd'));
+    const te = tree(join(tmp, 'e'));
+    expect([...td.keys()].sort()).toEqual([...te.keys()].sort());
+    for (const [k, v] of td) expect(v.equals(te.get(k)!), k).toBe(true);
+    // And the entries were written again, intact: a third build warns about nothing.
+    const third = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    expect(third.stderr).not.toMatch(/warning/);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -12,6 +12,7 @@ import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
+import { peekCacheEntry, readCacheJson, writeCacheEntry } from './cache-file.ts';
 import { parseMonthFile, type ParsedMonth } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 
@@ -184,16 +185,12 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     const key = createHash('sha256').update(lookupHash).update(await readFile(f.path)).digest('hex');
     contentKey[i] = key;
     const cached = join(opts.cacheDir, `${f.month}-${key.slice(0, 32)}.json`);
-    if (existsSync(cached)) {
-      try {
-        const head = JSON.parse(await readFile(`${cached}.rows`, 'utf8')) as number;
-        cachePaths[i] = cached;
-        cacheHits++;
-        log(`  ${f.month}: ${head.toLocaleString('en-US')} rows (cached, unchanged)`);
-        continue;
-      } catch {
-        // A damaged cache entry is parsed again.
-      }
+    const head = await peekCacheEntry(cached, key, log);
+    if (head) {
+      cachePaths[i] = cached;
+      cacheHits++;
+      log(`  ${f.month}: ${Number(head.info?.rows ?? 0).toLocaleString('en-US')} rows (cached, unchanged)`);
+      continue;
     }
     todo.push({ i, key: cached });
   }
@@ -216,11 +213,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       const s = parsed.seconds;
       log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
       if (key) {
-        await mkdir(opts.cacheDir!, { recursive: true });
-        const tmp = `${key}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(parsed.aggregate));
-        await rename(tmp, key);
-        await writeFile(`${key}.rows`, String(parsed.aggregate.rows));
+        await writeCacheEntry(key, contentKey[i]!, JSON.stringify(parsed.aggregate), { rows: parsed.aggregate.rows });
         cachePaths[i] = key;
       } else aggregates[i] = parsed.aggregate;
     };
@@ -237,7 +230,13 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const aggregate = async (i: number): Promise<MonthAggregate> => {
     const inMemory = aggregates[i];
     if (inMemory) return inMemory;
-    return { ...(JSON.parse(await readFile(cachePaths[i]!, 'utf8')) as MonthAggregate), file: months[i]!.display };
+    const f = months[i]!;
+    const stored = await readCacheJson<MonthAggregate>(cachePaths[i]!, contentKey[i]!, log);
+    if (stored) return { ...stored, file: f.display };
+    // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
+    const parsed = await parseMonthFile(f.path, f.display, f.month, lookups);
+    if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
+    return parsed.aggregate;
   };
   return { registry, months, aggregate, cacheHits, contentKey };
 }

@@ -7,8 +7,6 @@
  * with its board details.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Company } from '../core/registry.ts';
 import { scoreMonth, type MonthResult } from '../core/score.ts';
@@ -17,6 +15,7 @@ import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/vie
 import type { LoadedData } from './load-data.ts';
 import { registryHash } from './score-months.ts';
 import type { JsonWriter } from './write-json.ts';
+import { readCacheJson, writeCacheEntry } from './cache-file.ts';
 
 /** Bump when the views of a past month change shape. */
 const VERSION = 'evi-month-views-1';
@@ -66,23 +65,13 @@ export async function writeMonthViews(opts: {
       base && cacheDir && keys.every((k) => k !== null)
         ? join(cacheDir, `month-views-${input.results[i]!.month}-${base.copy().update(keys.join('\n')).digest('hex').slice(0, 32)}.json`)
         : null;
-    let files: [string, string][] | null = null;
-    if (path && existsSync(path)) {
-      try {
-        files = (JSON.parse(await readFile(path, 'utf8')) as Cached).files;
-        fromCache++;
-      } catch {
-        opts.log(`  warning: unreadable month-views cache entry ${path}; computing it again`);
-      }
-    }
-    if (!files) {
+    const inputs = path ? base!.copy().update(keys.join('\n')).digest('hex') : '';
+    let files = path ? ((await readCacheJson<Cached>(path, inputs, opts.log))?.files ?? null) : null;
+    if (files) fromCache++;
+    else {
       const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
       files = monthFiles(input, meta, i, detailed);
-      if (path) {
-        const tmp = `${path}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify({ files } satisfies Cached));
-        await rename(tmp, path);
-      }
+      if (path) await writeCacheEntry(path, inputs, JSON.stringify({ files } satisfies Cached));
     }
     for (const [file, text] of files) views.writeText(file, text);
   }

@@ -108,7 +108,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
-    for await (const { result: r, stats: st, cached } of scoreMonths(data, pools, opts.cacheDir)) {
+    for await (const { result: r, stats: st, cached } of scoreMonths(data, pools, opts.cacheDir, log)) {
       results.push(r);
       if (cached) scoredFromCache++;
       report.rows.total += st.rows;

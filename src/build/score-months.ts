@@ -5,13 +5,12 @@
  * current one (whose board details the profiles need).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MonthAggregate } from '../core/aggregate.ts';
 import type { Company, Registry } from '../core/registry.ts';
 import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
 import type { LoadedData } from './load-data.ts';
+import { readCacheJson, writeCacheEntry } from './cache-file.ts';
 
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-1';
@@ -33,30 +32,28 @@ export function registryHash(reg: Registry): string {
   return h.digest('hex');
 }
 
-export async function* scoreMonths(data: LoadedData, pools: Map<string, Company[]>, cacheDir: string | null): AsyncGenerator<{ result: MonthResult; stats: MonthStats; cached: boolean }> {
+export async function* scoreMonths(
+  data: LoadedData,
+  pools: Map<string, Company[]>,
+  cacheDir: string | null,
+  warn: (line: string) => void = () => {},
+): AsyncGenerator<{ result: MonthResult; stats: MonthStats; cached: boolean }> {
   const last = data.months.length - 1;
   const regHash = cacheDir ? registryHash(data.registry) : '';
   for (let i = 0; i <= last; i++) {
     const key = data.contentKey[i];
     const path =
       cacheDir && key && i < last ? join(cacheDir, `scored-${data.months[i]!.month}-${createHash('sha256').update(key).update(regHash).digest('hex').slice(0, 32)}.json`) : null;
-    if (path && existsSync(path)) {
-      try {
-        const stored = JSON.parse(await readFile(path, 'utf8')) as { result: StoredMonthResult; stats: MonthStats };
-        yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
-        continue;
-      } catch {
-        // A damaged entry is scored again.
-      }
+    const inputs = path ? createHash('sha256').update(key!).update(regHash).digest('hex') : '';
+    const stored = path ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(path, inputs, warn) : null;
+    if (stored) {
+      yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
+      continue;
     }
     const agg = await data.aggregate(i);
     const result = scoreMonth(data.registry, agg, pools, i === last);
     const stats = statsOf(agg);
-    if (path) {
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ result: storeMonthResult(result), stats }));
-      await rename(tmp, path);
-    }
+    if (path) await writeCacheEntry(path, inputs, JSON.stringify({ result: storeMonthResult(result), stats }));
     yield { result, stats, cached: false };
   }
 }

@@ -1,0 +1,107 @@
+/**
+ * One entry of the build's caches (parsed months, scored months, past months' views):
+ * a header line carrying the digest of the inputs the entry was made from and the
+ * SHA-256 and length of its content, then the content. A read checks all three, so a
+ * truncated, edited or misplaced entry is never used: it is reported in one warning
+ * line, deleted, and the caller computes it again (data-and-rules §1.5: the output is
+ * a function of the data folder only).
+ */
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+
+const MAGIC = 'evi-cache-1';
+
+interface Header {
+  magic: string;
+  key: string;
+  sha256: string;
+  bytes: number;
+  /** Small facts a reader may want without the content (for example a row count). */
+  info?: Record<string, number | string>;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Writes an entry atomically (temporary file, then rename). */
+export async function writeCacheEntry(path: string, key: string, content: string, info?: Header['info']): Promise<void> {
+  const header: Header = { magic: MAGIC, key, sha256: sha256(content), bytes: Buffer.byteLength(content), ...(info ? { info } : {}) };
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(header)}\n${content}`);
+  await rename(tmp, path);
+}
+
+export type Warn = (line: string) => void;
+
+async function discard(path: string, why: string, warn: Warn): Promise<null> {
+  warn(`warning: cache entry ${basename(path)} ${why}; it is computed again`);
+  await rm(path, { force: true });
+  return null;
+}
+
+function parseHeader(line: string): Header | null {
+  try {
+    const h = JSON.parse(line) as Header;
+    return h && h.magic === MAGIC && typeof h.key === 'string' && typeof h.sha256 === 'string' && typeof h.bytes === 'number' ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The entry's header when it is present, made from `key`, and of the right length
+ * (a cheap check that reads only the header); `null` otherwise (absent, or reported and deleted).
+ */
+export async function peekCacheEntry(path: string, key: string, warn: Warn): Promise<Header | null> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  try {
+    const { size } = await handle.stat();
+    const buf = Buffer.alloc(Math.min(size, 4096));
+    await handle.read(buf, 0, buf.length, 0);
+    const nl = buf.indexOf(0x0a);
+    const header = nl < 0 ? null : parseHeader(buf.subarray(0, nl).toString('utf8'));
+    if (!header) return discard(path, 'has no valid header', warn);
+    if (header.key !== key) return discard(path, 'was made from other inputs', warn);
+    if (size !== nl + 1 + header.bytes) return discard(path, `is ${size - nl - 1} bytes long instead of ${header.bytes} (truncated?)`, warn);
+    return header;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The entry's content when present and intact; `null` otherwise (absent, or reported and deleted). */
+export async function readCacheEntry(path: string, key: string, warn: Warn): Promise<string | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  const nl = text.indexOf('\n');
+  const header = nl < 0 ? null : parseHeader(text.slice(0, nl));
+  if (!header) return discard(path, 'has no valid header', warn);
+  if (header.key !== key) return discard(path, 'was made from other inputs', warn);
+  const content = text.slice(nl + 1);
+  if (Buffer.byteLength(content) !== header.bytes) return discard(path, `is ${Buffer.byteLength(content)} bytes long instead of ${header.bytes} (truncated?)`, warn);
+  if (sha256(content) !== header.sha256) return discard(path, 'does not match its digest (edited or damaged)', warn);
+  return content;
+}
+
+/** `readCacheEntry` + JSON.parse, a parse failure counting as damage. */
+export async function readCacheJson<T>(path: string, key: string, warn: Warn): Promise<T | null> {
+  const text = await readCacheEntry(path, key, warn);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return discard(path, 'is not valid JSON', warn);
+  }
+}
