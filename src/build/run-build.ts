@@ -3,8 +3,7 @@
  * Everything is written into a stage folder beside the output; only a finished
  * build replaces the output (data-and-rules §1.5).
  */
-import { existsSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
@@ -21,6 +20,7 @@ import type { MonthFacts } from '../core/gate.ts';
 import { writeMonthViews } from './month-profiles.ts';
 import { hostFiles } from './host-config.ts';
 import { moveDir } from './move-dir.ts';
+import { publish, type ReleaseStep } from './release.ts';
 import { JsonWriter } from './write-json.ts';
 
 export interface BuildOptions {
@@ -36,6 +36,8 @@ export interface BuildOptions {
   pages?: boolean;
   workers?: number;
   log?: (line: string) => void;
+  /** Called between the steps of the release swap (tests inject crashes there). */
+  releaseStep?: (step: ReleaseStep) => void;
 }
 
 export interface BuildReport {
@@ -186,13 +188,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const rep = new JsonWriter(site);
     rep.write('build-report.json', report);
 
-    log('Replacing the output');
-    // The swap: the old output is moved aside only once the new one is complete.
-    const old = `${stage}-old`;
-    if (existsSync(outDir)) await rename(outDir, old);
-    await rename(site, outDir);
+    log('Publishing the release');
+    // The swap: one rename of a symbolic link, once the new build is complete.
+    await publish(site, outDir, opts.releaseStep);
     await rm(stage, { recursive: true, force: true });
-    await rm(old, { recursive: true, force: true });
   } catch (e) {
     await rm(stage, { recursive: true, force: true });
     throw e;

@@ -17,6 +17,7 @@ import { messages } from '../api/messages.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
+import { ReleaseFollower } from './release-follower.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createStatic } from './static.ts';
 
@@ -32,6 +33,8 @@ export interface ServerOptions {
   /** Failures of the handler (default stderr). */
   logError?: (line: string) => void;
   handler?: HandlerOptions;
+  /** How often the server looks whether a rebuild swapped the build behind distDir (default 1000 ms). */
+  releaseCheckMs?: number;
 }
 
 const MIN_COMPRESS = 1024;
@@ -55,14 +58,22 @@ const ENCODED_SUFFIXES = /-(br|gzip)"/g;
 export function createServer(options: ServerOptions): Server {
   const log = options.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : options.log;
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const handler = createHandler(new FsStore(options.distDir), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler });
+  // A rebuild swaps the release behind distDir; each request uses the build current at its start.
+  const releases = new ReleaseFollower(
+    options.distDir,
+    (root) => ({
+      handler: createHandler(new FsStore(root), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler }),
+      serveStatic: createStatic(root),
+      encodedBodies: new Lru<Buffer>(1024),
+    }),
+    options.releaseCheckMs,
+  );
   const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60 });
   const trustProxy = options.trustProxy ?? 0;
-  const serveStatic = createStatic(options.distDir);
-  const encodedBodies = new Lru<Buffer>(1024);
 
   /** Runs the handler, then encodes the body for the client; ETags of encoded bodies carry the coding. */
   async function dispatch(request: Request): Promise<Response> {
+    const { handler, encodedBodies } = releases.current();
     const method = request.method;
     const encoding = negotiateEncoding(request.headers.get('accept-encoding'));
     const ifNoneMatch = request.headers.get('if-none-match');
@@ -128,7 +139,7 @@ export function createServer(options: ServerOptions): Server {
       void api(req, res);
       return;
     }
-    serveStatic(req, res, pathname).catch((error: unknown) => {
+    releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {
       logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();
       else {
