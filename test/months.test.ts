@@ -23,6 +23,8 @@ const EPOCH = 1790000000;
 async function buildSite(dataDir: string, name: string, keepMonths: number | null): Promise<{ handle: Handler; meta: MetaView }> {
   const data = join(tmp, `${name}-data`);
   cpSync(dataDir, data, { recursive: true });
+  // A ledger records published months: one built without the later months starts its own.
+  rmSync(join(data, 'releases.json'), { force: true });
   if (keepMonths !== null) {
     const files = readdirSync(join(data, 'mentions')).filter((f) => /\.csv(\.gz)?$/.test(f)).sort();
     for (const f of files.slice(keepMonths)) rmSync(join(data, 'mentions', f));

@@ -177,6 +177,8 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       });
     },
 
+    getChangelog: () => cached('changelog', () => views.changelog()),
+
     getOpenApi: () =>
       cached('openapi', async () => {
         const text = await views.text(OPENAPI_PATH);

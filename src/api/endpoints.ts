@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import { CACHE_IMMUTABLE, CACHE_SUCCESS } from '../core/policy.ts';
 import {
+  ChangelogResponseSchema,
   CompanyProfileSchema,
   CompareResponseSchema,
   HealthResponseSchema,
@@ -24,6 +25,7 @@ import { API_PREFIX, API_PREFIX_UNVERSIONED, fillPath, siteUrls } from '../core/
 import type { QueryValues, SiteUrls } from '../core/urls.ts';
 import type { ApiDescription, MetaView } from '../core/views/layout.ts';
 import {
+  ChangelogQuerySchema,
   MonthPathSchema,
   CompanyPathSchema,
   CompanyQuerySchema,
@@ -215,6 +217,20 @@ export const ENDPOINTS = [
     static: null,
   },
   {
+    id: 'getChangelog',
+    method: 'GET',
+    path: '/changelog',
+    link: 'changelog',
+    summary: 'Releases and corrections',
+    description: 'Every monthly release (date, counts, companies added and removed, methodology version) and every correction to a published month; also as an Atom feed at /feed.xml.',
+    query: ChangelogQuerySchema,
+    response: ChangelogResponseSchema,
+    errors: [429, 502],
+    example: () => ({}),
+    cache: 'release',
+    static: { file: 'api/v1/changelog.json', from: 'handler' },
+  },
+  {
     id: 'getOpenApi',
     method: 'GET',
     path: '/openapi.json',
@@ -306,6 +322,7 @@ export function examplesOf(meta: Pick<MetaView, 'examples' | 'month'>): Examples
 export function indexLinks(urls: SiteUrls, examples: Examples): IndexResponse['links'] {
   const links: Partial<IndexResponse['links']> = {};
   for (const e of ENDPOINTS as readonly Endpoint[]) if (e.link) links[e.link] = exampleUrl(urls, e, examples);
+  links.feed = urls.feed;
   links.documentation = urls.docs;
   return links as IndexResponse['links'];
 }

@@ -46,6 +46,7 @@ export const MonthPathSchema = z.object({
 export const IndexQuerySchema = z.object({}).meta({ description: 'No parameters.' });
 export const HealthQuerySchema = z.object({}).meta({ description: 'No parameters.' });
 export const OpenApiQuerySchema = z.object({});
+export const ChangelogQuerySchema = z.object({}).meta({ description: 'No parameters.' });
 
 /** §4.3 */
 export const SearchQuerySchema = z.object({

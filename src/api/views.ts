@@ -76,6 +76,10 @@ export class Views {
     return this.#cache.json<CompanyView>(viewPaths.company(slug));
   }
 
+  changelog(): Promise<unknown> {
+    return this.#required<unknown>(viewPaths.changelog());
+  }
+
   /** A past month's company view from its shard; `null` when the company had no data that month. */
   async pastCompany(month: string, slug: string, shards: number): Promise<CompanyView | null> {
     const shard = await this.#cache.json<Record<string, CompanyView>>(viewPaths.companyShard(month, shardOf(slug, shards)));

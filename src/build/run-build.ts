@@ -16,6 +16,11 @@ import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
 import { monthFacts, publishGate } from './gate.ts';
+import { checkLedger } from './ledger.ts';
+import { atomFeed, changelogBody } from '../core/views/changelog.ts';
+import { siteUrls } from '../core/urls.ts';
+import { METHODOLOGY_VERSION } from '../core/views/build-views.ts';
+import { existsSync } from 'node:fs';
 import type { MonthFacts } from '../core/gate.ts';
 import { writeMonthViews } from './month-profiles.ts';
 import { hostFiles } from './host-config.ts';
@@ -106,6 +111,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const themes = new Set<string>();
   let latestDate: string | null = null;
   const facts: MonthFacts[] = [];
+  const latestByMonth = new Map<string, string>();
 
   try {
     log('Scoring and ranking');
@@ -125,6 +131,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
         latestDate = st.latestDate;
       }
       facts.push(monthFacts(r, st.scoredRows));
+      if (st.latestDate) latestByMonth.set(st.month, st.latestDate);
       for (const t of st.themes) themes.add(t);
       for (const [n, c] of r.unresolved) unresolved.set(n, (unresolved.get(n) ?? 0) + c);
       report.outOfUniverseMentions += r.outOfUniverse;
@@ -139,6 +146,18 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     report.unresolvedNames = { total: top.reduce((s, [, n]) => s + n, 0), distinct: top.length, top: top.slice(0, 20).map(([name, count]) => ({ name, count })) };
 
     const release = await publishGate(opts.dataDir, facts, log);
+    const { ledger } = await checkLedger({
+      dataDir: opts.dataDir,
+      registry: reg,
+      results,
+      // The current month is published today; a past month recorded for the first time
+      // (a ledger started late) gets the last day its data was collected.
+      date: (month) => (month === report.dataset.currentMonth ? lastUpdated : (latestByMonth.get(month) ?? `${month}-01`)),
+      methodologyVersion: METHODOLOGY_VERSION,
+      previousOut: existsSync(join(outDir, 'views')) ? outDir : null,
+      log,
+    });
+    const ranked = new Map(results.map((r) => [r.month, new Set([...r.overall.values()].flatMap((o) => [...o.order].map((idx) => reg.companies[idx]!.slug)))]));
     report.gate = release.gate;
     const input: SiteInput = {
       registry: reg,
@@ -163,11 +182,15 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const past = await writeMonthViews({ data, pools, input, meta, views, cacheDir: opts.cacheDir, log });
     log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
     views.write('meta.json', meta);
+    const urls = siteUrls(opts.siteUrl);
+    const changelog = changelogBody({ ledger, ranked, month: meta.month, lastUpdated, urls });
+    views.write(viewPaths.changelog().slice('views/'.length), changelog);
     views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
     views.write('search-rankings.json', searchRankings(meta, companies));
     log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
 
     const api = new JsonWriter(json);
+    api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
     api.write('api/v1/openapi.json', openApiDocument(meta));
     await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
     for (const [path, text] of hostFiles()) api.writeText(path, text);

@@ -57,6 +57,8 @@ export function siteUrls(origin: string) {
     docs: `${origin}/api-docs/`,
     methodology: `${origin}/api-docs/#methodology`,
     llmsTxt: `${origin}/llms.txt`,
+    /** The Atom feed of releases and corrections. */
+    feed: `${origin}/feed.xml`,
     openapi: api('/openapi.json'),
     /** The public profile page of a company. */
     profile: (slug: string) => `${origin}/company/${slug}/`,

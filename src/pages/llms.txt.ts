@@ -34,6 +34,7 @@ export function llmsTxt(m: MetaView): string {
     '## Documentation',
     '',
     link('API documentation', `${site}/api-docs/`, 'every endpoint with its parameters, a live example URL and response, errors, limits, versioning.'),
+    link('Releases and corrections (Atom feed)', m.index.links.feed ?? `${site}/feed.xml`, 'one entry per monthly release and per correction to a published month; the same as JSON at /api/v1/changelog.'),
     link('Methodology', m.methodology.url, `how the Visibility Score, combinations, models, themes and ranks are defined (version ${m.methodology.version}).`),
     '',
     '## Optional',

@@ -237,6 +237,21 @@ export function fixtureFiles(): Record<string, unknown> {
     [viewPaths.searchIndex()]: buildSearchIndex(docs),
     [viewPaths.searchRankings()]: searchRankings,
     'api/v1/openapi.json': { openapi: '3.1.0', info: { title: 'fixture', version: '1' }, paths: {} },
+    [viewPaths.changelog()]: {
+      month: MONTH,
+      lastUpdated: LAST_UPDATED,
+      feed: `${SITE}/feed.xml`,
+      releases: [MONTH, PREVIOUS].map((month) => ({
+        month,
+        published: `${month}-28`,
+        methodologyVersion: '1.0',
+        leaderboards: boards.filter((b) => b.month === month && b.industrySlug !== 'all').length,
+        rankedCompanies: 4,
+        companiesAdded: [],
+        companiesRemoved: [],
+        corrections: [],
+      })),
+    },
   };
   for (const b of boards) files[viewPaths.board(b.month, b.countryCode, b.industrySlug)] = b;
   for (const c of companies) files[viewPaths.company(c.slug)] = c;

@@ -48,6 +48,8 @@ export const IndexResponseSchema = z
       leaders: Url,
       compare: Url,
       openapi: Url,
+      changelog: Url.optional(),
+      feed: Url.optional(),
       documentation: Url.optional(),
     }),
     methodology: MethodologySchema,
@@ -229,6 +231,30 @@ export const ErrorResponseSchema = z
   })
   .meta({ id: 'Error' });
 
+/** The releases of the dataset and the corrections to published months (release ledger). */
+export const ChangelogResponseSchema = z
+  .object({
+    month: Month,
+    lastUpdated: DateStr,
+    feed: Url,
+    releases: z.array(
+      z.object({
+        month: Month,
+        /** Date of the build that first published the month. */
+        published: DateStr,
+        methodologyVersion: z.string(),
+        leaderboards: Count,
+        rankedCompanies: Count,
+        /** Companies ranked this month and not the month before (none for the first month), slug order. */
+        companiesAdded: z.array(z.string()),
+        companiesRemoved: z.array(z.string()),
+        corrections: z.array(z.object({ date: DateStr, reason: z.string(), changedLeaderboards: z.array(z.string()) })),
+      }),
+    ),
+  })
+  .meta({ id: 'Changelog' });
+
+export type ChangelogResponse = z.infer<typeof ChangelogResponseSchema>;
 export type IndexResponse = z.infer<typeof IndexResponseSchema>;
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
 export type SearchResult = z.infer<typeof SearchResultSchema>;

@@ -25,6 +25,8 @@ export const viewPaths = {
   companyShard: (month: string, shard: number) => `${VIEWS_DIR}/months/${month}/companies/${shard}.json`,
   /** A past month's search rankings. */
   monthSearchRankings: (month: string) => `${VIEWS_DIR}/months/${month}/search-rankings.json`,
+  /** The changelog body, as served. */
+  changelog: () => `${VIEWS_DIR}/changelog.json`,
 };
 
 /**

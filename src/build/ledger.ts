@@ -1,0 +1,129 @@
+/**
+ * The build's side of the release ledger (src/core/ledger.ts): the digests of every
+ * month's leaderboards, the files `data/releases.json` and `data/corrections.json`,
+ * and the verdict. A new month is recorded in `data/releases.json` by the build that
+ * first publishes it; commit that file with the month. `EVI_LEDGER=strict` (the deploy
+ * workflow) also stops a build where a month other than the newest is not recorded,
+ * so no published month goes unguarded.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataError } from '../core/data-error.ts';
+import { CorrectionsSchema, FrozenMonthError, LedgerSchema, reconcile, type Correction, type Ledger, type LedgerChange, type MonthRecord } from '../core/ledger.ts';
+import type { Registry } from '../core/registry.ts';
+import { round1, type MonthResult } from '../core/score.ts';
+import { viewPaths, type BoardView } from '../core/views/layout.ts';
+
+export const LEDGER_FILE = 'releases.json';
+export const CORRECTIONS_FILE = 'corrections.json';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The digests of one month: per board (16 hex digits) and of the whole month. */
+export function monthRecord(reg: Registry, r: MonthResult): MonthRecord {
+  const boards: Record<string, string> = {};
+  const ranked = new Set<number>();
+  for (const [key, b] of r.boards) {
+    const rows = [...b.order].map((idx, p) => [reg.companies[idx]!.slug, b.hits[p], b.mentions[p]]);
+    for (const idx of b.order) ranked.add(idx);
+    boards[key] = sha(JSON.stringify([b.k, rows])).slice(0, 16);
+  }
+  const keys = Object.keys(boards).sort();
+  return {
+    month: r.month,
+    digest: sha(keys.map((k) => `${k}:${boards[k]}`).join('\n')),
+    leaderboards: keys.length,
+    rankedCompanies: ranked.size,
+    boards: Object.fromEntries(keys.map((k) => [k, boards[k]!])),
+  };
+}
+
+async function readJson<T>(dataDir: string, file: string, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, empty: T): Promise<T> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, file), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return empty;
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new DataError([{ file, message: `not valid JSON (${(e as Error).message})` }]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file, message: `${i.path.map(String).join('.') || 'file'}: ${i.message}` })));
+  return parsed.data;
+}
+
+/** For a stopped build: up to 5 entries per changed board, from the previous output when it is there. */
+function describer(reg: Registry, results: MonthResult[], previousOut: string | null) {
+  return (change: LedgerChange): string[] => {
+    const r = results.find((x) => x.month === change.month);
+    if (!r || !previousOut) return [];
+    const lines: string[] = [];
+    for (const key of change.changedBoards.slice(0, 5)) {
+      const [country, industry] = key.split('/') as [string, string];
+      let old: BoardView | null = null;
+      try {
+        old = JSON.parse(readFileSync(join(previousOut, viewPaths.board(change.month, country, industry)), 'utf8')) as BoardView;
+      } catch {
+        // not in the previous output
+      }
+      const b = r.boards.get(key);
+      const now = new Map<string, [number, number]>();
+      b?.order.forEach((idx, p) => now.set(reg.companies[idx]!.slug, [p + 1, round1(b.hits[p]!, b.k)]));
+      const was = new Map<string, [number, number]>();
+      old?.rows.forEach((row, p) => was.set(row[0], [p + 1, row[3]]));
+      const diffs: string[] = [];
+      for (const slug of new Set([...was.keys(), ...now.keys()])) {
+        const a = was.get(slug), c = now.get(slug);
+        if (a && c && a[0] === c[0] && a[1] === c[1]) continue;
+        diffs.push(`${slug}: ${a ? `rank ${a[0]}, score ${a[1]}` : 'absent'} -> ${c ? `rank ${c[0]}, score ${c[1]}` : 'absent'}`);
+      }
+      if (old) lines.push(`${key}: ${diffs.slice(0, 5).join('; ')}${diffs.length > 5 ? `; and ${diffs.length - 5} more` : ''}`);
+    }
+    return lines;
+  };
+}
+
+/**
+ * Checks every month against the ledger; stops with a {@link FrozenMonthError} on an
+ * unrecorded change; records new months and accepted corrections in the ledger file.
+ */
+export async function checkLedger(opts: {
+  dataDir: string;
+  registry: Registry;
+  results: MonthResult[];
+  /** The publication date a month gets when it is first recorded. */
+  date: (month: string) => string;
+  methodologyVersion: string;
+  previousOut: string | null;
+  log: (line: string) => void;
+}): Promise<{ ledger: Ledger; corrections: Correction[] }> {
+  const ledger = await readJson<Ledger>(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
+  const corrections = await readJson<Correction[]>(opts.dataDir, CORRECTIONS_FILE, CorrectionsSchema, []);
+  const computed = opts.results.map((r) => monthRecord(opts.registry, r));
+  if (process.env.EVI_LEDGER === 'strict') {
+    const missing = computed.slice(0, -1).filter((r) => !ledger.months.some((e) => e.month === r.month));
+    if (missing.length)
+      throw new DataError([{ file: LEDGER_FILE, message: `published months not recorded: ${missing.map((m) => m.month).join(', ')}; run npm run build locally and commit data/${LEDGER_FILE}` }]);
+  }
+  const { ledger: next, unaccepted, revised } = reconcile(ledger, computed, corrections, { date: opts.date, methodologyVersion: opts.methodologyVersion });
+  if (unaccepted.length) throw new FrozenMonthError(unaccepted, describer(opts.registry, opts.results, opts.previousOut));
+  for (const r of revised) opts.log(`  release ledger: ${r.month} is the newest month, still provisional: revised (${r.changedBoards.length} leaderboard(s) changed)`);
+  const text = `${JSON.stringify(next, null, 1)}\n`;
+  const path = join(opts.dataDir, LEDGER_FILE);
+  const before = await readFile(path, 'utf8').catch(() => null);
+  if (before !== text) {
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, text);
+    await rename(tmp, path);
+    const added = next.months.filter((m) => !ledger.months.some((e) => e.month === m.month)).map((m) => m.month);
+    opts.log(`  release ledger: ${added.length ? `recorded ${added.join(', ')}` : 'updated'}; commit ${LEDGER_FILE} of the data folder`);
+  }
+  return { ledger: next, corrections };
+}

@@ -1,0 +1,152 @@
+/**
+ * Frozen months: the release ledger (`data/releases.json`) records, for every published
+ * month, a digest of each of its leaderboards (every entry's company, hits, mentions and
+ * rank, and the board's number of combinations). A build that would publish different
+ * numbers for a recorded month stops and names the leaderboards that changed, unless a
+ * correction for exactly that change is recorded in `data/corrections.json` (month, date,
+ * reason, and the new digest the build prints). Pure: the build computes the digests
+ * (it owns hashing) and reads and writes the files.
+ */
+import { z } from 'zod';
+import { MONTH_RE } from './text.ts';
+
+const Month = z.string().regex(MONTH_RE, 'must be YYYY-MM');
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+
+export const CorrectionSchema = z.object({
+  month: Month,
+  date: Day,
+  reason: z.string().trim().min(10, 'say what was wrong and what changed (10 characters or more)'),
+  /** The month's new digest, as the stopped build printed it: the correction accepts exactly that change. */
+  digest: z.string().regex(/^[0-9a-f]{16,64}$/, 'must be the digest the build printed'),
+});
+export const CorrectionsSchema = z.array(CorrectionSchema);
+export type Correction = z.infer<typeof CorrectionSchema>;
+
+export const LedgerEntrySchema = z.object({
+  month: Month,
+  /** The date of the build that first published the month (its `lastUpdated`). */
+  published: Day,
+  methodologyVersion: z.string(),
+  /** Digest of the whole month: of its board digests in key order. */
+  digest: z.string(),
+  leaderboards: z.number().int().nonnegative(),
+  rankedCompanies: z.number().int().nonnegative(),
+  /** Board key (`country/industry`) -> digest of that board. */
+  boards: z.record(z.string(), z.string()),
+  /** Corrections applied since the month was first published, oldest first. */
+  corrections: z.array(CorrectionSchema.extend({ previousDigest: z.string(), changedBoards: z.array(z.string()) })).default([]),
+});
+export const LedgerSchema = z.object({ version: z.literal(1), months: z.array(LedgerEntrySchema) });
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+export type Ledger = z.infer<typeof LedgerSchema>;
+
+/** What the build computed for one month. */
+export interface MonthRecord {
+  month: string;
+  digest: string;
+  leaderboards: number;
+  rankedCompanies: number;
+  boards: Record<string, string>;
+}
+
+export interface LedgerChange {
+  month: string;
+  previousDigest: string;
+  digest: string;
+  /** Boards whose digest changed, appeared or disappeared. */
+  changedBoards: string[];
+}
+
+/** The boards of two records that differ (changed, added or removed), sorted. */
+export function changedBoards(before: Record<string, string>, after: Record<string, string>): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => before[k] !== after[k]).sort();
+}
+
+/**
+ * Checks the computed months against the ledger. Returns the new ledger (new months
+ * recorded, accepted corrections applied, the provisional newest month revised), the
+ * changes that no correction covers, and the revisions of the newest month.
+ */
+export function reconcile(
+  ledger: Ledger,
+  computed: MonthRecord[],
+  corrections: Correction[],
+  release: { date: (month: string) => string; methodologyVersion: string },
+): { ledger: Ledger; unaccepted: LedgerChange[]; revised: LedgerChange[] } {
+  const byMonth = new Map(ledger.months.map((e) => [e.month, e]));
+  const unaccepted: LedgerChange[] = [];
+  const revised: LedgerChange[] = [];
+  const months: LedgerEntry[] = [];
+  for (const rec of computed) {
+    const entry = byMonth.get(rec.month);
+    if (!entry) {
+      // In the schema's key order, so that reading and writing the file again changes nothing.
+      months.push({
+        month: rec.month,
+        published: release.date(rec.month),
+        methodologyVersion: release.methodologyVersion,
+        digest: rec.digest,
+        leaderboards: rec.leaderboards,
+        rankedCompanies: rec.rankedCompanies,
+        boards: rec.boards,
+        corrections: [],
+      });
+      continue;
+    }
+    if (entry.digest === rec.digest) {
+      months.push(entry);
+      continue;
+    }
+    const change: LedgerChange = { month: rec.month, previousDigest: entry.digest, digest: rec.digest, changedBoards: changedBoards(entry.boards, rec.boards) };
+    // The newest month stays provisional until a later one is published: a re-export of
+    // it (late rows, a fixed file) is recorded as a revision, not stopped.
+    const newest = rec === computed[computed.length - 1] && ledger.months.every((e) => e.month <= rec.month);
+    if (newest) {
+      months.push({ ...entry, digest: rec.digest, leaderboards: rec.leaderboards, rankedCompanies: rec.rankedCompanies, boards: rec.boards });
+      revised.push(change);
+      continue;
+    }
+    const correction = corrections.find((c) => c.month === rec.month && rec.digest.startsWith(c.digest));
+    if (!correction) {
+      unaccepted.push(change);
+      months.push(entry);
+      continue;
+    }
+    months.push({
+      ...entry,
+      ...rec,
+      methodologyVersion: release.methodologyVersion,
+      corrections: [...entry.corrections, { ...correction, previousDigest: entry.digest, changedBoards: change.changedBoards }],
+    });
+  }
+  // Months recorded but no longer in the data stay recorded: removing a month is a change too.
+  for (const entry of ledger.months)
+    if (!computed.some((r) => r.month === entry.month)) unaccepted.push({ month: entry.month, previousDigest: entry.digest, digest: '(month removed)', changedBoards: Object.keys(entry.boards) });
+  months.sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
+  return { ledger: { version: 1, months }, unaccepted, revised };
+}
+
+export class FrozenMonthError extends Error {
+  constructor(
+    readonly changes: LedgerChange[],
+    describe: (change: LedgerChange) => string[] = () => [],
+  ) {
+    super(
+      [
+        `Published months would change; nothing was published:`,
+        ...changes.flatMap((c) => [
+          `  ${c.month}: ${c.changedBoards.length} leaderboard(s) changed: ${c.changedBoards.slice(0, 20).join(', ')}${c.changedBoards.length > 20 ? ', ...' : ''}`,
+          ...describe(c).map((line) => `    ${line}`),
+        ]),
+        'If the change is a deliberate correction, record it in data/corrections.json and build again:',
+        ...changes
+          .filter((c) => c.digest !== '(month removed)')
+          .map((c) => `  { "month": "${c.month}", "date": "YYYY-MM-DD", "reason": "what was wrong and what changed", "digest": "${c.digest.slice(0, 16)}" }`),
+        'Otherwise undo the change to the registry or to the month files (a new alias or tracked_since re-scores past months).',
+      ].join('\n'),
+    );
+    this.name = 'FrozenMonthError';
+  }
+}
