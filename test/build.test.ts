@@ -35,12 +35,14 @@ describe('scoring and ranking (data-and-rules §2–§3)', () => {
 
   it('scores hits / K with empty-company answers still counting as combinations', () => {
     // Orbital: a1 (C,L) + a2 (C,I) = 2/4. Without a3's (Perplexity, Leadership) K would be 3 and this 66.7.
-    expect(rows()[0]).toEqual(['orbital-works', 'Orbital Works', 'Aerospace', 50, 2, 2]);
+    expect(rows()[0]).toEqual(['orbital-works', 'Orbital Works', 'Aerospace', 50, 2, 2, 2, 4, 7]);
+    // The evidence: named in 2 of K = 4 combinations; 7 scored answers (a1-a3, a5-a8; a4 is Claude).
+    expect(rows()[0]!.slice(6)).toEqual([2, 4, 7]);
   });
 
   it('resolves aliases, case, blanks and diacritics, and counts one answer naming a company twice once', () => {
     // Kestrel: a1 names "Kestrel Aero" and "KESTREL  aerospace group" (one answer), a8 "  kestrel aero " -> 2 answers, 1 combination.
-    expect(rows()[1]).toEqual(['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Aerospace', 25, 2, 1]);
+    expect(rows()[1]).toEqual(['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Aerospace', 25, 2, 1, 1, 4, 7]);
     // "Societe Generale Aero" (no accents) resolves to Société Générale Aéro.
     expect(rows()[2]!.slice(0, 5)).toEqual(['societe-generale-aero', 'Société Générale Aéro', 'Aerospace', 25, 1]);
   });
@@ -61,7 +63,8 @@ describe('scoring and ranking (data-and-rules §2–§3)', () => {
 
   it('ranks every company of the universe, never named ones included, and honours tracked_since', () => {
     // Feb: Northwind (tracked since 2026-03) is outside the Retail universe; only Kestrel stands, at 0.
-    expect(board('2026-02', 'us', 'retail').rows).toEqual([['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Retail', 0, 0, null]]);
+    // Its evidence: named in 0 of K = 1 combination (b3's ChatGPT x Compensation & Benefits), 1 scored answer.
+    expect(board('2026-02', 'us', 'retail').rows).toEqual([['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Retail', 0, 0, null, 0, 1, 1]]);
     // Feb Aerospace: K = 2; never-named companies rank by name then slug after the two 50s.
     expect(board('2026-02', 'us', 'aerospace').rows.map((r) => [r[0], r[3]])).toEqual([
       ['kestrel-aerospace-group', 50],
@@ -77,8 +80,8 @@ describe('scoring and ranking (data-and-rules §2–§3)', () => {
     // Retail us, 2026-03: 16 combinations (ChatGPT and Perplexity x 8 themes). Northwind 1/16 = 6.25 -> 6.3,
     // Kestrel 3/16 = 18.75 -> 18.8.
     expect(board('2026-03', 'us', 'retail').rows).toEqual([
-      ['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Retail', 18.8, 3, 1],
-      ['northwind', 'Northwind Traders, Inc.', 'Retail', 6.3, 1, null],
+      ['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'Retail', 18.8, 3, 1, 3, 16, 16],
+      ['northwind', 'Northwind Traders, Inc.', 'Retail', 6.3, 1, null, 1, 16, 16],
     ]);
   });
 

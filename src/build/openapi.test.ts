@@ -25,7 +25,7 @@ describe('openApiDocument', () => {
     expect(slug).toMatchObject({ in: 'path', required: true, example: meta.examples.company });
     const limit = docs.find((e) => e.operationId === 'searchCompanies')!.parameters.find((p) => p.name === 'limit')!;
     expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 20, default: 5 });
-    expect(Object.keys(doc.components.schemas)).toEqual(['Changelog', 'Compare', 'CompanyProfile', 'DatasetIndex', 'Error', 'Health', 'LeaderEntry', 'LeaderboardEntry', 'Leaders', 'MethodologyShort', 'Methodology', 'Rankings', 'SearchResponse', 'SearchResult'].sort());
+    expect(Object.keys(doc.components.schemas)).toEqual(['Changelog', 'Compare', 'CompanyProfile', 'DatasetIndex', 'Error', 'Evidence', 'Health', 'LeaderEntry', 'LeaderboardEntry', 'Leaders', 'MethodologyShort', 'Methodology', 'Rankings', 'SearchResponse', 'SearchResult'].sort());
     expect(JSON.stringify(doc.components.schemas)).not.toMatch(/"\$id"|"\$schema"|"example":/);
   });
 

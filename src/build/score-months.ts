@@ -13,7 +13,7 @@ import type { LoadedData } from './load-data.ts';
 import { readCacheJson, writeCacheEntry } from './cache-file.ts';
 
 /** Bump when scoring or the stored form changes. */
-const SCORED_VERSION = 'evi-scored-1';
+const SCORED_VERSION = 'evi-scored-2';
 
 /** What the report needs of a month, kept beside its scored result. */
 export type MonthStats = Pick<MonthAggregate, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };

@@ -28,6 +28,8 @@ export interface Board {
   country: string;
   /** |K| */
   k: number;
+  /** Scored answers in the context (data-and-rules §2): the evidence behind every score of the board. */
+  answers: number;
   order: Int32Array;
   hits: Int32Array;
   mentions: Int32Array;
@@ -116,6 +118,7 @@ function scoreContext(
     industrySlug: reg.industryByKey.get(ctx.industry.toLowerCase())!.slug,
     country: ctx.country,
     k,
+    answers: ctx.answers.length,
     order: Int32Array.from(stats, (s) => s.c.idx),
     hits: Int32Array.from(stats, (s) => s.hits),
     mentions: Int32Array.from(stats, (s) => s.mentions),
@@ -203,7 +206,7 @@ export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string
 /** A month's result as plain JSON (details left out), for the build's cache of scored months. */
 export interface StoredMonthResult {
   month: string;
-  boards: { industry: string; industrySlug: string; country: string; k: number; order: number[]; hits: number[]; mentions: number[] }[];
+  boards: { industry: string; industrySlug: string; country: string; k: number; answers: number; order: number[]; hits: number[]; mentions: number[] }[];
   overall: { country: string; order: number[]; board: string[]; pos: number[] }[];
   unresolved: [string, number][];
   outOfUniverse: number;
@@ -212,7 +215,7 @@ export interface StoredMonthResult {
 export function storeMonthResult(r: MonthResult): StoredMonthResult {
   return {
     month: r.month,
-    boards: [...r.boards.values()].map((b) => ({ industry: b.industry, industrySlug: b.industrySlug, country: b.country, k: b.k, order: [...b.order], hits: [...b.hits], mentions: [...b.mentions] })),
+    boards: [...r.boards.values()].map((b) => ({ industry: b.industry, industrySlug: b.industrySlug, country: b.country, k: b.k, answers: b.answers, order: [...b.order], hits: [...b.hits], mentions: [...b.mentions] })),
     overall: [...r.overall.values()].map((o) => ({ country: o.country, order: [...o.order], board: o.board.map((b) => `${b.country}/${b.industrySlug}`), pos: [...o.pos] })),
     unresolved: [...r.unresolved],
     outOfUniverse: r.outOfUniverse,
@@ -222,7 +225,7 @@ export function storeMonthResult(r: MonthResult): StoredMonthResult {
 export function loadMonthResult(s: StoredMonthResult): MonthResult {
   const boards = new Map<string, Board>();
   for (const b of s.boards)
-    boards.set(`${b.country}/${b.industrySlug}`, { industry: b.industry, industrySlug: b.industrySlug, country: b.country, k: b.k, order: Int32Array.from(b.order), hits: Int32Array.from(b.hits), mentions: Int32Array.from(b.mentions) });
+    boards.set(`${b.country}/${b.industrySlug}`, { industry: b.industry, industrySlug: b.industrySlug, country: b.country, k: b.k, answers: b.answers, order: Int32Array.from(b.order), hits: Int32Array.from(b.hits), mentions: Int32Array.from(b.mentions) });
   const overall = new Map<string, Overall>();
   for (const o of s.overall) overall.set(o.country, { country: o.country, order: Int32Array.from(o.order), board: o.board.map((k) => boards.get(k)!), pos: Int32Array.from(o.pos) });
   return { month: s.month, boards, overall, unresolved: new Map(s.unresolved), outOfUniverse: s.outOfUniverse };

@@ -78,9 +78,10 @@ export function apiSuite(target: () => Target): void {
   }
   const boardPath = (month: string, code: string, slug: string) => viewPaths.board(month, code, slug);
   const rowEntry = (b: BoardView, i: number) => {
-    const [slug, company, industry, visibilityScore, mentionCount, previousRank] = b.rows[i]!;
+    const [slug, company, industry, visibilityScore, mentionCount, previousRank, combinationsNamed, combinations, scoredAnswers] = b.rows[i]!;
     const rank = i + 1;
-    return { rank, slug, company, industry, visibilityScore, mentionCount, previousRank, rankChange: previousRank === null ? null : previousRank - rank };
+    const evidence = { combinationsNamed, combinations, scoredAnswers };
+    return { rank, slug, company, industry, visibilityScore, mentionCount, evidence, previousRank, rankChange: previousRank === null ? null : previousRank - rank };
   };
   async function allEntries(query: string, total: number): Promise<LeaderboardEntry[]> {
     const out: LeaderboardEntry[] = [];

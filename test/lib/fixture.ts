@@ -64,6 +64,10 @@ const row = (c: Company, industry: string, score: number, mentions: number, prev
   score,
   mentions,
   previousRank,
+  // Evidence consistent with the score: score/100 of 20 combinations, in 60 scored answers.
+  Math.round(score / 5),
+  20,
+  60,
 ];
 const board = (month: string, code: string, slug: string, industry: string, rows: BoardRow[]): BoardView => ({
   industry,
@@ -115,6 +119,7 @@ function profile(c: Company, code: string, industry: string, score: number, over
     industryRank,
     totalCompaniesInIndustry: totalInIndustry,
     mentionCount: 4,
+    evidence: { combinationsNamed: Math.round(score / 5), combinations: 20, scoredAnswers: 60 },
     modelScores: { chatgpt: score, googleAi: null, perplexity: 10 },
     themes: { Leadership: { rank: 1, score: 50 }, Inclusion: { rank: 2, score: 25 } },
     otherIndustries: [],

@@ -86,6 +86,18 @@ export const HealthResponseSchema = z
   })
   .meta({ id: 'Health' });
 
+/**
+ * What a Visibility Score is made of (methodology): the score is 100 x combinationsNamed /
+ * combinations, so a reader can tell 100 from 2 of 2 and 100 from 24 of 24.
+ */
+export const EvidenceSchema = z
+  .object({
+    combinationsNamed: Count.meta({ description: '(scored model, theme) combinations in which an answer named the company' }),
+    combinations: Count.meta({ description: 'combinations asked in this industry and country that month (K)' }),
+    scoredAnswers: Count.meta({ description: 'answers of the scored models in this industry and country that month' }),
+  })
+  .meta({ id: 'Evidence' });
+
 /** §2.4 */
 export const SearchResultSchema = z
   .object({
@@ -134,6 +146,7 @@ export const CompanyProfileSchema = z
     industryRank: Rank,
     totalCompaniesInIndustry: Count,
     mentionCount: Count,
+    evidence: EvidenceSchema,
     modelScores: z.object({ chatgpt: ModelScore, googleAi: ModelScore, perplexity: ModelScore }),
     themes: z.record(z.string(), z.object({ rank: Rank, score: Score })),
     otherIndustries: z.array(z.object({ industry: z.string(), industryRank: Rank, visibilityScore: Score })),
@@ -156,6 +169,7 @@ export const LeaderboardEntrySchema = z
     industry: z.string(),
     visibilityScore: Score,
     mentionCount: Count,
+    evidence: EvidenceSchema,
     previousRank: Rank.nullable(),
     rankChange: z.number().int().nullable(),
     profileUrl: Url,

@@ -38,13 +38,13 @@ export function* boardViews(input: SiteInput, i: number): Generator<{ country: s
   const prev = i > 0 ? results[i - 1]! : null;
   const prevRank = new Int32Array(reg.companies.length);
   const countryName = (code: string) => reg.countries.find((c) => c.code === code)!.name;
-  const rowsWith = (order: Int32Array, prevOrder: Int32Array | undefined, row: (p: number, c: Company) => [string, number, number]) => {
+  const rowsWith = (order: Int32Array, prevOrder: Int32Array | undefined, row: (p: number, c: Company) => [string, number, number, number, number, number]) => {
     if (prevOrder) prevOrder.forEach((idx, p) => (prevRank[idx] = p + 1));
     const rows: BoardRow[] = [];
     order.forEach((idx, p) => {
       const c = reg.companies[idx]!;
-      const [industry, score, mentions] = row(p, c);
-      rows.push([c.slug, c.name, industry, score, mentions, prevRank[idx] || null]);
+      const [industry, score, mentions, hits, k, answers] = row(p, c);
+      rows.push([c.slug, c.name, industry, score, mentions, prevRank[idx] || null, hits, k, answers]);
     });
     if (prevOrder) prevOrder.forEach((idx) => (prevRank[idx] = 0));
     return rows;
@@ -53,13 +53,13 @@ export function* boardViews(input: SiteInput, i: number): Generator<{ country: s
   for (const code of countries) {
     for (const [key, b] of cur.boards) {
       if (b.country !== code) continue;
-      const rows = rowsWith(b.order, prev?.boards.get(key)?.order, (p) => [b.industry, round1(b.hits[p]!, b.k), b.mentions[p]!]);
+      const rows = rowsWith(b.order, prev?.boards.get(key)?.order, (p) => [b.industry, round1(b.hits[p]!, b.k), b.mentions[p]!, b.hits[p]!, b.k, b.answers]);
       yield { country: code, industry: b.industrySlug, view: { industry: b.industry, industrySlug: b.industrySlug, country: countryName(code), countryCode: code, month: cur.month, previousMonth: prev?.month ?? null, rows } };
     }
     const o = cur.overall.get(code)!;
     const rows = rowsWith(o.order, prev?.overall.get(code)?.order, (p) => {
       const b = o.board[p]!, q = o.pos[p]!;
-      return [b.industry, round1(b.hits[q]!, b.k), b.mentions[q]!];
+      return [b.industry, round1(b.hits[q]!, b.k), b.mentions[q]!, b.hits[q]!, b.k, b.answers];
     });
     yield { country: code, industry: OVERALL, view: { industry: OVERALL_LABEL, industrySlug: OVERALL, country: countryName(code), countryCode: code, month: cur.month, previousMonth: prev?.month ?? null, rows } };
   }
@@ -170,6 +170,7 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
           industryRank: p + 1,
           totalCompaniesInIndustry: b.order.length,
           mentionCount: b.mentions[p]!,
+          evidence: { combinationsNamed: b.hits[p]!, combinations: b.k, scoredAnswers: b.answers },
           modelScores: d.modelScores,
           themes: d.themes,
           otherIndustries: others.map((o) => ({ industry: o.board.industry, industryRank: o.pos + 1, visibilityScore: round1(o.board.hits[o.pos]!, o.board.k) })),
@@ -212,7 +213,8 @@ export function methodologyDescription(themes: string[], research: string[]): st
     (research.length ? `Answers of research models (${research.join(', ')}) are collected but never scored. ` : '') +
     (themes.length ? `Themes in the data: ${themes.join(', ')}. ` : '') +
     `Ranks: by score, then mention count (distinct answers naming the company), then company name, then slug; every registry company of the industry and country is ranked, score 0 included. ` +
-    `The overall ranking of a country places each company once, by its best industry entry. Rankings are rebuilt monthly; scores are rounded half-up to one decimal, ranks use exact fractions.`
+    `The overall ranking of a country places each company once, by its best industry entry. Rankings are rebuilt monthly; scores are rounded half-up to one decimal, ranks use exact fractions. ` +
+    `Every leaderboard entry and profile shows the evidence behind its score: combinationsNamed of combinations (the score is their ratio), and the scoredAnswers of its industry and country that month, so a 100 made of 2 of 2 is told apart from one made of 24 of 24.`
   );
 }
 

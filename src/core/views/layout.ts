@@ -89,9 +89,10 @@ export interface MetaView {
 /**
  * One leaderboard, in rank order (rank = position + 1). Entries are tuples to keep
  * the ~3M entries of a reference-scale build small:
- * `[slug, company, industry, visibilityScore, mentionCount, previousRank | null]`.
+ * `[slug, company, industry, visibilityScore, mentionCount, previousRank | null,
+ *   combinationsNamed, combinations, scoredAnswers]` (the last three: the evidence of the score).
  */
-export type BoardRow = [string, string, string, number, number, number | null];
+export type BoardRow = [string, string, string, number, number, number | null, number, number, number];
 
 export interface BoardView {
   /** Display name, or "All industries". */

@@ -32,7 +32,7 @@ export function profileUrl(meta: MetaView, slug: string): string {
 }
 
 function toEntry(meta: MetaView, row: BoardRow, index: number): LeaderboardEntry {
-  const [slug, company, industry, visibilityScore, mentionCount, previousRank] = row;
+  const [slug, company, industry, visibilityScore, mentionCount, previousRank, combinationsNamed, combinations, scoredAnswers] = row;
   const rank = index + 1;
   return {
     rank,
@@ -41,6 +41,7 @@ function toEntry(meta: MetaView, row: BoardRow, index: number): LeaderboardEntry
     industry,
     visibilityScore,
     mentionCount,
+    evidence: { combinationsNamed, combinations, scoredAnswers },
     previousRank,
     rankChange: previousRank === null ? null : previousRank - rank,
     profileUrl: profileUrl(meta, slug),
