@@ -323,6 +323,7 @@ export function indexLinks(urls: SiteUrls, examples: Examples): IndexResponse['l
   const links: Partial<IndexResponse['links']> = {};
   for (const e of ENDPOINTS as readonly Endpoint[]) if (e.link) links[e.link] = exampleUrl(urls, e, examples);
   links.feed = urls.feed;
+  links.downloads = urls.downloads;
   links.documentation = urls.docs;
   return links as IndexResponse['links'];
 }

@@ -17,6 +17,7 @@ import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
 import { monthFacts, publishGate } from './gate.ts';
 import { checkLedger } from './ledger.ts';
+import { LeaderboardCsv, loadDataset, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import { siteUrls } from '../core/urls.ts';
 import { METHODOLOGY_VERSION } from '../core/views/build-views.ts';
@@ -159,7 +160,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     });
     const ranked = new Map(results.map((r) => [r.month, new Set([...r.overall.values()].flatMap((o) => [...o.order].map((idx) => reg.companies[idx]!.slug)))]));
     report.gate = release.gate;
+    const dataset = await loadDataset(opts.dataDir);
     const input: SiteInput = {
+      dataset,
       registry: reg,
       results,
       siteUrl: opts.siteUrl,
@@ -171,8 +174,19 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const meta = metaView(input, apiDescription);
 
     log('Writing views');
-    for (let i = 0; i <= last; i++)
-      for (const { country, industry, view } of boardViews(input, i)) views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
+    const downloads = new JsonWriter(json);
+    const urls = siteUrls(opts.siteUrl);
+    const manifests: MonthManifest[] = [];
+    let currentCsv = new LeaderboardCsv();
+    for (let i = 0; i <= last; i++) {
+      const csv = new LeaderboardCsv();
+      for (const { country, industry, view } of boardViews(input, i)) {
+        views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
+        csv.add(view);
+      }
+      if (i < last) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, csv, profiles: null, dataset, urls }));
+      else currentCsv = csv;
+    }
     log(`  ${views.files.toLocaleString('en-US')} leaderboards, ${(views.bytes / 1048576).toFixed(1)} MiB`);
     const companies: CompanyView[] = [];
     for (const v of companyViews(input, meta)) {
@@ -182,7 +196,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const past = await writeMonthViews({ data, pools, input, meta, views, cacheDir: opts.cacheDir, log });
     log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
     views.write('meta.json', meta);
-    const urls = siteUrls(opts.siteUrl);
+    const profiles = companies.flatMap((v) => Object.keys(v.profiles).sort(compareKeys).map((code) => v.profiles[code]!));
+    manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, csv: currentCsv, profiles, dataset, urls }));
+    writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
+    log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
     const changelog = changelogBody({ ledger, ranked, month: meta.month, lastUpdated, urls });
     views.write(viewPaths.changelog().slice('views/'.length), changelog);
     views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
@@ -194,7 +211,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     api.write('api/v1/openapi.json', openApiDocument(meta));
     await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
     for (const [path, text] of hostFiles()) api.writeText(path, text);
-    report.output = { files: views.files + api.files, bytes: views.bytes + api.bytes };
+    report.output = { files: views.files + api.files + downloads.files, bytes: views.bytes + api.bytes + downloads.bytes };
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).
     results.length = 0;

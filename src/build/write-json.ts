@@ -18,13 +18,16 @@ export class JsonWriter {
   }
 
   writeText(path: string, text: string): void {
+    this.writeBytes(path, Buffer.from(text));
+  }
+
+  writeBytes(path: string, buf: Uint8Array): void {
     const full = join(this.root, path);
     const dir = dirname(full);
     if (!this.dirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.dirs.add(dir);
     }
-    const buf = Buffer.from(text);
     this.files++;
     this.bytes += buf.length;
     writeFileSync(full, buf);

@@ -57,6 +57,8 @@ export function siteUrls(origin: string) {
     docs: `${origin}/api-docs/`,
     methodology: `${origin}/api-docs/#methodology`,
     llmsTxt: `${origin}/llms.txt`,
+    /** The manifest of the bulk downloads (every month's files). */
+    downloads: `${origin}/downloads/manifest.json`,
     /** The Atom feed of releases and corrections. */
     feed: `${origin}/feed.xml`,
     openapi: api('/openapi.json'),

@@ -8,6 +8,7 @@ import type { CompanyProfile } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
 import { DEFAULT_COUNTRY, MODEL_NAMES, RATE_LIMIT_TEXT } from '../policy.ts';
 import { siteUrls } from '../urls.ts';
+import { citationText, type Dataset } from '../schemas/dataset.ts';
 import { OVERALL, OVERALL_LABEL, shardCount, type ApiDescription, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
 import { methodologyShort } from './shape.ts';
 
@@ -22,6 +23,8 @@ export interface SiteInput {
   lastUpdated: string;
   themes: string[];
   researchModels: string[];
+  /** License and citation of the data (data/dataset.json or the defaults). */
+  dataset?: Dataset;
   /** The current month's state as the publish gate saw it (health reports it). */
   release?: { leaderboards: number; rankedCompanies: number; acceptedDrop?: string };
 }
@@ -277,6 +280,7 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
       methodology,
       dataset: { totalCompanies: reg.companies.length, industries: industryNames, countries: countryNames, months },
       rateLimit: RATE_LIMIT_TEXT,
+      ...(input.dataset ? { license: input.dataset.license, citation: citationText(input.dataset, SERVICE_NAME, cur.month, urls.home) } : {}),
       documentation: urls.docs,
       llmsTxt: urls.llmsTxt,
       openapi: urls.openapi,

@@ -1,0 +1,162 @@
+/**
+ * Bulk downloads: per month, every leaderboard entry of every context as one gzip CSV;
+ * for the current month, every profile as gzip NDJSON; a manifest per month and one for
+ * the whole dataset (files, bytes, rows, SHA-256, columns with types and meanings,
+ * license, how to cite). Files are byte-for-byte reproducible: fixed column and row
+ * order, gzip without a timestamp.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import Papa from 'papaparse';
+import type { CompanyProfile } from '../core/schemas/responses.ts';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DataError } from '../core/data-error.ts';
+import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
+import type { BoardView } from '../core/views/layout.ts';
+import type { SiteUrls } from '../core/urls.ts';
+import type { JsonWriter } from './write-json.ts';
+
+/** Where the downloads live under the site root. */
+export const DOWNLOADS_DIR = 'downloads';
+export const downloadPaths = {
+  manifest: () => `${DOWNLOADS_DIR}/manifest.json`,
+  monthManifest: (month: string) => `${DOWNLOADS_DIR}/${month}/manifest.json`,
+  leaderboards: (month: string) => `${DOWNLOADS_DIR}/${month}/leaderboards.csv.gz`,
+  profiles: (month: string) => `${DOWNLOADS_DIR}/${month}/profiles.ndjson.gz`,
+};
+
+export interface Column {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'integer|null';
+  description: string;
+}
+
+/** The columns of `leaderboards.csv.gz`, in order. */
+export const LEADERBOARD_COLUMNS: Column[] = [
+  { name: 'month', type: 'string', description: 'Dataset month, YYYY-MM' },
+  { name: 'country_code', type: 'string', description: 'ISO 3166-1 alpha-2 code of the country' },
+  { name: 'country', type: 'string', description: 'Country name' },
+  { name: 'leaderboard', type: 'string', description: 'Industry slug of the leaderboard, or "all" for the overall leaderboard of the country' },
+  { name: 'leaderboard_name', type: 'string', description: 'Industry name, or "All industries"' },
+  { name: 'rank', type: 'integer', description: 'Rank on this leaderboard, from 1' },
+  { name: 'slug', type: 'string', description: 'Company slug (the API id)' },
+  { name: 'company', type: 'string', description: 'Company name' },
+  { name: 'industry', type: 'string', description: "The entry's industry (on the overall leaderboard: the company's best industry)" },
+  { name: 'visibility_score', type: 'number', description: 'Visibility Score 0-100, one decimal' },
+  { name: 'mention_count', type: 'integer', description: 'Distinct scored answers naming the company' },
+  { name: 'previous_rank', type: 'integer|null', description: 'Rank on the same leaderboard the month before; empty when it was not on it' },
+  { name: 'rank_change', type: 'integer|null', description: 'previous_rank - rank (positive: moved up); empty when previous_rank is' },
+  { name: 'combinations_named', type: 'integer', description: '(scored model, theme) combinations in which an answer named the company' },
+  { name: 'combinations', type: 'integer', description: 'Combinations asked in the industry and country that month (the score is 100 x combinations_named / combinations)' },
+  { name: 'scored_answers', type: 'integer', description: 'Scored answers in the industry and country that month' },
+];
+
+export interface FileEntry {
+  path: string;
+  url: string;
+  format: 'csv+gzip' | 'ndjson+gzip';
+  bytes: number;
+  rows: number;
+  sha256: string;
+  columns?: Column[];
+  description: string;
+}
+
+export interface MonthManifest {
+  name: string;
+  month: string;
+  files: FileEntry[];
+  license: Dataset['license'];
+  citation: string;
+}
+
+const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 });
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** Collects a month's leaderboards, in the order the build writes them, into one CSV. */
+export class LeaderboardCsv {
+  #rows: (string | number | null)[][] = [];
+
+  add(view: BoardView): void {
+    view.rows.forEach((r, i) => {
+      const [slug, company, industry, score, mentions, previousRank, named, k, answers] = r;
+      const rank = i + 1;
+      this.#rows.push([view.month, view.countryCode, view.country, view.industrySlug, view.industry, rank, slug, company, industry, score, mentions, previousRank, previousRank === null ? null : previousRank - rank, named, k, answers]);
+    });
+  }
+
+  get rows(): number {
+    return this.#rows.length;
+  }
+
+  /** RFC 4180 with a header line, `\n` line ends, empty fields for null (PapaParse's writer). */
+  text(): string {
+    const text = Papa.unparse({ fields: LEADERBOARD_COLUMNS.map((c) => c.name), data: this.#rows }, { newline: '\n', quotes: false, escapeFormulae: false });
+    return `${text}\n`;
+  }
+}
+
+/** Writes one month's files and its manifest; returns the manifest. */
+export function writeMonthDownloads(
+  out: JsonWriter,
+  opts: { name: string; month: string; csv: LeaderboardCsv; profiles: CompanyProfile[] | null; dataset: Dataset; urls: SiteUrls },
+): MonthManifest {
+  const { month, csv, urls } = opts;
+  const files: FileEntry[] = [];
+  const put = (path: string, bytes: Buffer, entry: Omit<FileEntry, 'path' | 'url' | 'bytes' | 'sha256'>) => {
+    out.writeBytes(path, bytes);
+    files.push({ path: `/${path}`, url: `${urls.origin}/${path}`, bytes: bytes.byteLength, sha256: sha256(bytes), ...entry });
+  };
+  put(downloadPaths.leaderboards(month), gzip(csv.text()), {
+    format: 'csv+gzip',
+    rows: csv.rows,
+    columns: LEADERBOARD_COLUMNS,
+    description: `Every entry of every leaderboard of ${month}: each industry of each country, and each country's overall leaderboard ("all").`,
+  });
+  if (opts.profiles) {
+    put(downloadPaths.profiles(month), gzip(opts.profiles.map((p) => `${JSON.stringify(p)}\n`).join('')), {
+      format: 'ndjson+gzip',
+      rows: opts.profiles.length,
+      description: `Every company profile of ${month}, one JSON object per line, in every country where the company has data: the body of GET /api/v1/company/{slug}?country={code}.`,
+    });
+  }
+  const manifest: MonthManifest = { name: opts.name, month, files, license: opts.dataset.license, citation: citationOf(opts.dataset, opts.name, month, urls) };
+  out.write(downloadPaths.monthManifest(month), manifest);
+  return manifest;
+}
+
+const citationOf = (dataset: Dataset, name: string, month: string, urls: SiteUrls) => citationText(dataset, name, month, urls.home);
+
+/** The data folder's dataset.json, or the defaults when there is none. */
+export async function loadDataset(dataDir: string): Promise<Dataset> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, DATASET_FILE), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_DATASET;
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new DataError([{ file: DATASET_FILE, message: `not valid JSON (${(e as Error).message})` }]);
+  }
+  const parsed = DatasetSchema.safeParse(json);
+  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file: DATASET_FILE, message: `${i.path.map(String).join('.') || 'file'}: ${i.message}` })));
+  return parsed.data;
+}
+
+export const DATASET_FILE = 'dataset.json';
+
+/** The manifest of the whole dataset: every month's files, the license, how to cite. */
+export function writeDatasetManifest(out: JsonWriter, opts: { name: string; current: string; months: MonthManifest[]; dataset: Dataset; urls: SiteUrls }): void {
+  out.write(downloadPaths.manifest(), {
+    name: opts.name,
+    currentMonth: opts.current,
+    license: opts.dataset.license,
+    citation: citationOf(opts.dataset, opts.name, opts.current, opts.urls),
+    months: opts.months.map((m) => ({ month: m.month, manifest: `${opts.urls.origin}/${downloadPaths.monthManifest(m.month)}`, files: m.files })),
+  });
+}
