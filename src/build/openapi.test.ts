@@ -14,6 +14,21 @@ describe('openApiDocument', () => {
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
   });
 
+  it('stays within the GPT Actions limits, declares HEAD, OPTIONS, 304 and 405 everywhere, and the valid values of country, industry and month', () => {
+    for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, { summary?: string; parameters?: { name: string; description: string; schema: Record<string, unknown> }[]; responses: Record<string, unknown> }>][]) {
+      expect(Object.keys(item).filter((k) => k !== 'parameters').sort(), path).toEqual(['get', 'head', 'options']);
+      expect(Object.keys(item.get!.responses), path).toEqual(expect.arrayContaining(['200', '304', '405']));
+      for (const op of [item.get!, item.head!, item.options!]) expect(op.summary!.length, path).toBeLessThanOrEqual(300);
+      const params = [...((item as { parameters?: { name: string; description: string; schema: Record<string, unknown> }[] }).parameters ?? []), ...(item.get!.parameters ?? [])];
+      for (const p of params) {
+        expect(p.description.length, `${path} ${p.name}`).toBeLessThanOrEqual(700);
+        if (p.name === 'country') expect(p.schema.examples, path).toEqual(meta.countries.map((c) => c.code));
+        if (p.name === 'month') expect(p.schema).toMatchObject({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', examples: [...meta.months].reverse() });
+        if (p.name === 'industry') expect(p.schema.examples).toEqual([...meta.industries.map((i) => i.slug), 'all']);
+      }
+    }
+  });
+
   it('is the same for the same input', () => {
     expect(JSON.stringify(openApiDocument(meta))).toBe(JSON.stringify(doc));
   });

@@ -8,7 +8,10 @@ import { z } from 'zod';
 import { ALL_ENDPOINTS, exampleUrl, examplesOf, versionedPath } from '../api/endpoints.ts';
 import type { Endpoint, ErrorStatus } from '../api/endpoints.ts';
 import { messages } from '../api/messages.ts';
-import { RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
+import { LIMITS, RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
+import { TEXT_LIMITS } from '../core/schemas/rows.ts';
+import { MONTH_RE } from '../core/text.ts';
+import { OVERALL } from '../core/views/layout.ts';
 import { ErrorResponseSchema } from '../core/schemas/responses.ts';
 import { siteUrls } from '../core/urls.ts';
 import type { ErrorResponse } from '../core/schemas/responses.ts';
@@ -60,14 +63,39 @@ function exampleValues(meta: MetaView): Record<string, string> {
   return { q: e.search, slug: e.company, industry: e.industry, country: e.country, month: meta.month, companies: e.compare.join(',') };
 }
 
-function paramDocs(schema: ZodObject, where: 'path' | 'query', examples: Record<string, string>): ParamDoc[] {
+/** What the build knows about a parameter's valid values, by name (service-spec §4, data-and-rules §4). */
+function constraints(meta: MetaView, name: string): JsonSchema {
+  const codes = meta.countries.map((c) => c.code);
+  const slugs = meta.industries.map((i) => i.slug);
+  switch (name) {
+    case 'country':
+      return { maxLength: TEXT_LIMITS.country, examples: codes };
+    case 'industry':
+      return { maxLength: TEXT_LIMITS.industry, examples: [...slugs, OVERALL] };
+    case 'month':
+      return { pattern: MONTH_RE.source, examples: [...meta.months].reverse() };
+    case 'slug':
+      return { minLength: 1, maxLength: TEXT_LIMITS.slug, pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$' };
+    case 'companies':
+      return { minLength: 1, maxLength: LIMITS.compare.max * (TEXT_LIMITS.slug + 1) };
+    default:
+      return {};
+  }
+}
+
+/** Blank-as-absent (data-and-rules §4), said once per optional parameter. */
+const BLANK = ' An empty value counts as absent.';
+
+function paramDocs(meta: MetaView, schema: ZodObject, where: 'path' | 'query', examples: Record<string, string>): ParamDoc[] {
   const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
   const props = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(props).map(([name, raw]) => {
     const { description, example, ...rest } = raw;
     const real = examples[name] ?? (example === undefined ? undefined : String(example));
-    const doc: ParamDoc = { name, in: where, required: where === 'path' || required.has(name), description: String(description ?? ''), schema: rest };
+    const isRequired = where === 'path' || required.has(name);
+    const text = String(description ?? '') + (isRequired ? '' : BLANK);
+    const doc: ParamDoc = { name, in: where, required: isRequired, description: text, schema: { ...rest, ...constraints(meta, name) } };
     if (real) doc.example = real;
     return doc;
   });
@@ -88,7 +116,7 @@ export function endpointDocs(meta: MetaView): EndpointDoc[] {
     path: versionedPath(e),
     summary: e.summary,
     description: e.description,
-    parameters: [...(e.pathParams ? paramDocs(e.pathParams, 'path', examples) : []), ...paramDocs(e.query, 'query', examples)],
+    parameters: [...(e.pathParams ? paramDocs(meta, e.pathParams, 'path', examples) : []), ...paramDocs(meta, e.query, 'query', examples)],
     response: e.response ? idOf(e.response) : null,
     errors: [...e.errors],
     exampleUrl: exampleUrl(urls, e, examplesOf(meta)),
@@ -135,14 +163,43 @@ export function errorExamples(meta: MetaView): Record<ErrorStatus, ErrorResponse
 }
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'A parameter is missing or invalid (`bad_request`); the body names it and, where helpful, the valid values.' },
-  404: { name: 'NotFound', description: 'Unknown company, industry, country or month, or no data for it (`not_found`); the body lists valid values where helpful.' },
-  429: { name: 'RateLimited', description: `More than ${RATE_LIMIT} requests per minute from one address (\`rate_limited\`); retry after the number of seconds in \`Retry-After\`.` },
-  502: { name: 'Internal', description: 'Transient failure reading the data (`internal`); retry.' },
+  400: { name: 'BadRequest', description: 'A parameter is missing or invalid, or a typo of a parameter (`bad_request`); the body names it and, where helpful, the valid values.' },
+  404: { name: 'NotFound', description: 'Unknown company, industry, country or month, or no data for it (`not_found`); the body lists valid values or close slugs where helpful.' },
+  429: { name: 'RateLimited', description: `More than ${RATE_LIMIT} requests per minute from one address (\`rate_limited\`, on the service's own server); retry after the number of seconds in \`Retry-After\`. Never stored by a cache.` },
+  502: { name: 'Internal', description: 'Transient failure reading the data (`internal`); retry. Never stored by a cache.' },
+};
+
+/** Every response header the API sends, declared once (components/headers). */
+const HEADERS: Record<string, { name: string; description: string; schema: JsonSchema }> = {
+  CacheControl: { name: 'Cache-Control', description: 'Cache life: current answers 30 minutes in browsers and 60 in shared caches (plus 5 minutes stale); month-addressed answers a year, immutable; 400/404/405 one minute; 429 and 5xx no-store.', schema: { type: 'string' } },
+  ETag: { name: 'ETag', description: 'Strong validator of the body; send it back in If-None-Match for a 304.', schema: { type: 'string', pattern: '^"[^"]+"$' } },
+  AllowOrigin: { name: 'Access-Control-Allow-Origin', description: 'CORS: always `*`.', schema: { type: 'string', const: '*' } },
+  ExposeHeaders: { name: 'Access-Control-Expose-Headers', description: 'Headers a browser script may read.', schema: { type: 'string' } },
+  Vary: { name: 'Vary', description: 'The body varies with Accept-Encoding only.', schema: { type: 'string' } },
+  NoSniff: { name: 'X-Content-Type-Options', description: '`nosniff`.', schema: { type: 'string', const: 'nosniff' } },
+  Link: { name: 'Link', description: 'On current answers of month-dependent endpoints: `<month-addressed path>; rel="canonical"`, the permanent copy of this answer.', schema: { type: 'string' } },
+  Allow: { name: 'Allow', description: 'The methods of every path: `GET, HEAD, OPTIONS`.', schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
+  RetryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  RateLimit: { name: 'RateLimit', description: 'Remaining quota of the window (IETF RateLimit fields draft), on the service\'s own server.', schema: { type: 'string' } },
+  RateLimitPolicy: { name: 'RateLimit-Policy', description: 'The quota policy (IETF RateLimit fields draft), on the service\'s own server.', schema: { type: 'string' } },
+  AllowMethods: { name: 'Access-Control-Allow-Methods', description: 'CORS preflight: `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
+  MaxAge: { name: 'Access-Control-Max-Age', description: 'CORS preflight: seconds the answer may be kept (86400).', schema: { type: 'integer', minimum: 0 } },
+};
+const header = (...ids: string[]) => Object.fromEntries(ids.map((id) => [HEADERS[id]!.name, { $ref: `#/components/headers/${id}` }]));
+const COMMON = ['CacheControl', 'AllowOrigin', 'ExposeHeaders', 'NoSniff', 'Vary'];
+
+/** The OpenAPI document's own shape, loosely: what a client can rely on. */
+const OPENAPI_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+  additionalProperties: true,
 };
 
 /**
- * The OpenAPI 3.1 document the build writes to `api/v1/openapi.json`.
+ * The OpenAPI 3.1 document the build writes to `api/v1/openapi.json`: every status an
+ * operation can answer (304 for If-None-Match, 405 for other methods), every header of
+ * every response, HEAD and OPTIONS beside each GET, and each parameter's valid values.
  * @example
  * await api.write('api/v1/openapi.json', openApiDocument(meta));
  */
@@ -151,33 +208,72 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
   const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': example === undefined ? { schema } : { schema, example } });
   const errorBodies = errorExamples(meta);
   const paths: Record<string, unknown> = {};
+  const monthScoped = new Set(TABLE.filter((e) => e.monthScoped).map((e) => e.id));
   for (const e of endpointDocs(meta)) {
+    const ok = [...COMMON, 'ETag', ...(monthScoped.has(e.operationId) ? ['Link'] : [])];
     const responses: Record<string, unknown> = {
       200: {
-        description: 'Success. Cached by the CDN for 30 to 60 minutes; carries a strong ETag.',
-        headers: { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ETag: { $ref: '#/components/headers/ETag' }, 'Access-Control-Allow-Origin': { $ref: '#/components/headers/AllowOrigin' } },
-        content: json(e.response ? { $ref: `${COMPONENT}${e.response}` } : { type: 'object' }),
+        description: 'Success, with a strong ETag.',
+        headers: header(...ok),
+        content: json(e.response ? { $ref: `${COMPONENT}${e.response}` } : OPENAPI_SCHEMA),
       },
+      304: { $ref: '#/components/responses/NotModified' },
     };
     for (const status of e.errors) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
+    responses[405] = { $ref: '#/components/responses/MethodNotAllowed' };
+    const declared = e.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: tidy(p.schema), ...(p.example ? { example: p.example } : {}) }));
+    // Path parameters belong to the path (every method has them); query parameters to GET and HEAD.
+    const inPath = declared.filter((p) => p.in === 'path');
+    const parameters = declared.filter((p) => p.in === 'query');
+    const headResponses = Object.fromEntries(
+      Object.entries(responses).map(([status, r]) => [status, status === '200' ? { description: 'As GET, without a body.', headers: header(...ok) } : r]),
+    );
     paths[e.path] = {
+      ...(inPath.length ? { parameters: inPath } : {}),
       get: {
         operationId: e.operationId,
         summary: e.summary,
         description: `${e.description}\n\nExample: ${e.exampleUrl}`,
-        parameters: e.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: tidy(p.schema), ...(p.example ? { example: p.example } : {}) })),
+        parameters,
         responses,
+      },
+      head: {
+        operationId: `${e.operationId}Head`,
+        summary: `${e.summary} (headers only)`,
+        description: 'The headers GET would send, without the body.',
+        parameters,
+        responses: headResponses,
+      },
+      options: {
+        operationId: `${e.operationId}Options`,
+        summary: `${e.summary} (CORS preflight)`,
+        description: 'Answers a CORS preflight: any origin, methods GET, HEAD and OPTIONS.',
+        responses: { 204: { $ref: '#/components/responses/Preflight' } },
       },
     };
   }
   const errorResponses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(ERROR_RESPONSES)) {
+    const extra = status === '429' ? ['RetryAfter', 'RateLimit', 'RateLimitPolicy'] : [];
     errorResponses[r.name] = {
       description: r.description,
-      ...(status === '429' ? { headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } } : {}),
+      headers: header(...COMMON, ...extra),
       content: json({ $ref: `${COMPONENT}${idOf(ErrorResponseSchema)}` }, errorBodies[Number(status) as ErrorStatus]),
     };
   }
+  errorResponses.MethodNotAllowed = {
+    description: 'A method other than GET, HEAD or OPTIONS (`method_not_allowed`).',
+    headers: header(...COMMON, 'Allow'),
+    content: json({ $ref: `${COMPONENT}${idOf(ErrorResponseSchema)}` }, { error: 'method_not_allowed', message: messages.methodNotAllowed('POST') }),
+  };
+  errorResponses.NotModified = {
+    description: 'Not Modified: If-None-Match named the current ETag. No body; the validators and cache headers of the 200 are kept.',
+    headers: header('ETag', 'CacheControl', 'Vary', 'AllowOrigin', 'ExposeHeaders', 'NoSniff'),
+  };
+  errorResponses.Preflight = {
+    description: 'CORS preflight answer, no body.',
+    headers: header('AllowOrigin', 'AllowMethods', 'MaxAge', 'Allow', 'ExposeHeaders'),
+  };
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -188,8 +284,10 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
       description:
         `${meta.index.description}\n\n` +
         `Dataset ${meta.month}, last updated ${meta.lastUpdated}; methodology version ${meta.methodology.version} (${meta.methodology.url}). ` +
-        `Only GET exists; no authentication; CORS is open. \`/api/...\` and \`/api/v1/...\` are equivalent: pin \`/api/v1\`. ` +
+        `Only GET (and HEAD, OPTIONS) exists; no authentication; CORS is open. \`/api/...\` and \`/api/v1/...\` are equivalent: pin \`/api/v1\`. ` +
+        `A query parameter given empty counts as absent; a typo of a parameter name is a 400; other unknown parameters are ignored. ` +
         `Please credit "${meta.name}" with a link to ${site}/.`,
+      license: meta.index.license ? { name: meta.index.license.name, url: meta.index.license.url } : undefined,
     },
     servers: [{ url: site }],
     externalDocs: { description: 'Human documentation and methodology', url: `${site}/api-docs/` },
@@ -197,12 +295,7 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
     components: {
       schemas: componentSchemas(),
       responses: errorResponses,
-      headers: {
-        CacheControl: { description: 'CDN and browser cache lifetime.', schema: { type: 'string' } },
-        ETag: { description: 'Strong validator of the body; send it back in If-None-Match for a 304.', schema: { type: 'string' } },
-        AllowOrigin: { description: 'CORS: always `*`.', schema: { type: 'string', const: '*' } },
-        RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
-      },
+      headers: Object.fromEntries(Object.entries(HEADERS).map(([id, h]) => [id, { description: h.description, schema: h.schema }])),
     },
   };
 }
