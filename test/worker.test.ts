@@ -93,11 +93,11 @@ describe('Worker under workerd: routing and failures', () => {
     mf = await start(dist);
   }, 60_000);
 
-  it('wrangler.toml routes /api and /api/* to the worker first, assets otherwise', async () => {
+  it('wrangler.toml routes /api, /api/* and /mcp to the worker first, assets otherwise', async () => {
     const workerOptions = configured(dist);
     expect(readFileSync(join(root, 'wrangler.toml'), 'utf8')).toMatch(/^directory = "\.\/dist"$/m);
     expect(workerOptions.assets?.binding).toBe('ASSETS');
-    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*']);
+    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp']);
     // The handler answers even where the static default file exists (it sets the ETag).
     const res = await call(mf, '/api/v1/health');
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
@@ -122,4 +122,20 @@ describe('Worker under workerd: routing and failures', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('Worker under workerd: MCP over Streamable HTTP', () => {
+  it('answers initialize and tools/call at /mcp with the API JSON as structured content', async () => {
+    const mf = await start(dist);
+    const rpc = async (body: unknown) => {
+      const res = await call(mf, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { result: Record<string, unknown> };
+    };
+    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    expect((init.result.serverInfo as { name: string }).name).toBe('employer-visibility-index');
+    const out = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_health', arguments: {} } });
+    const health = await (await call(mf, '/api/v1/health')).json();
+    expect(out.result.structuredContent).toEqual(health);
+  });
 });

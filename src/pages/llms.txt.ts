@@ -23,6 +23,8 @@ export function llmsTxt(m: MetaView): string {
     '',
     m.index.citation ? `License: ${m.index.license?.name} (${m.index.license?.url}). Cite as: ${m.index.citation}` : `Please credit "${m.name}" with a link to ${site}/.`,
     '',
+    `MCP (Model Context Protocol): POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio; one read-only tool per endpoint (search_companies, get_company, get_rankings, get_leaders, compare_companies, get_index, get_health, get_changelog).`,
+    '',
     `Countries (code or name): ${m.countries.map((c) => `${c.code} ${c.name}`).join('; ')}.`,
     '',
     `Industries (name or slug): ${m.industries.map((i) => `${i.name} (${i.slug})`).join('; ')}.`,

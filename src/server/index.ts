@@ -18,6 +18,7 @@ import { compressBody, negotiateEncoding } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
 import { ReleaseFollower } from './release-follower.ts';
+import { MCP_PATH, handleMcp } from '../mcp/server.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createStatic } from './static.ts';
 
@@ -127,6 +128,15 @@ export function createServer(options: ServerOptions): Server {
     },
   );
 
+  // MCP over Streamable HTTP (src/mcp/server.ts), rate limited like /api.
+  const mcp = getRequestListener(async (request, env) => {
+    if (limiter.enabled) {
+      const rate = limiter.check(clientAddress((env as HttpBindings).incoming, trustProxy));
+      if (!rate.allowed) return errorResponse(new ApiError(429, 'rate_limited', messages.rateLimited(limiter.limit, rate.reset), { retryAfter: rate.reset }), rate.headers);
+    }
+    return handleMcp(request, releases.current().handler, new URL(request.url).origin);
+  });
+
   return createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const start = performance.now();
     if (log) {
@@ -137,6 +147,10 @@ export function createServer(options: ServerOptions): Server {
     const pathname = q === -1 ? url : url.slice(0, q);
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       void api(req, res);
+      return;
+    }
+    if (pathname === MCP_PATH) {
+      void mcp(req, res);
       return;
     }
     releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {

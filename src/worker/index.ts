@@ -6,6 +6,7 @@
 import { createHandler } from '../api/index.ts';
 import type { Handler } from '../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
+import { MCP_PATH, handleMcp } from '../mcp/server.ts';
 import type { AssetsBinding } from './assets-store.ts';
 
 export interface Env {
@@ -18,12 +19,14 @@ let boundTo: AssetsBinding | null = null;
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const { pathname } = new URL(request.url);
-    if (pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
+    const url = new URL(request.url);
+    const { pathname } = url;
+    const isMcp = pathname === MCP_PATH;
+    if (!isMcp && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
     if (!handler || boundTo !== env.ASSETS) {
       handler = createHandler(new AssetsStore(env.ASSETS));
       boundTo = env.ASSETS;
     }
-    return handler(request);
+    return isMcp ? handleMcp(request, handler, url.origin) : handler(request);
   },
 };
