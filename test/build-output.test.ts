@@ -98,7 +98,7 @@ describe('build output', () => {
     for (const [k, v] of tb) expect(v.equals(tc.get(k)!), k).toBe(true);
   });
 
-  it('never uses a truncated, edited or foreign cache entry: each is reported in one warning line and computed again', async () => {
+  it('never uses a truncated or edited cache entry: each is reported in one warning line and computed again', async () => {
     const cache = join(tmp, 'cache-d');
     const first = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
     expect(first.code, first.stderr).toBe(0);
@@ -115,14 +115,18 @@ describe('build output', () => {
     const edited = sc.replace(/"hits":\[(\d)/, (_, d: string) => `"hits":[${(Number(d) + 1) % 10}`);
     expect(edited).not.toBe(sc);
     writeFileSync(join(cache, scored), edited);
-    // Foreign: another entry's bytes under this name.
-    writeFileSync(join(cache, views), readFileSync(join(cache, scored)));
+    // A past month's views (a folder entry): one shard edited.
+    const shardDir = join(cache, views, 'months/2026-02/companies');
+    const shard = readdirSync(shardDir)[0]!;
+    const original = readFileSync(join(shardDir, shard), 'utf8');
+    rmSync(join(shardDir, shard));
+    writeFileSync(join(shardDir, shard), original.replace(/"visibilityScore":(\d)/, (_, d: string) => `"visibilityScore":${(Number(d) + 1) % 10}`));
     const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/SyntaxError|\n\s+at /);
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${parsed} is \\d+ bytes long instead of \\d+ \\(truncated\\?\\); it is computed again`));
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${scored} does not match its digest \\(edited or damaged\\); it is computed again`));
-    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${views} was made from other inputs; it is computed again`));
+    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${views} has months/2026-02/companies/${shard} not matching its digest \\(edited or damaged\\); it is computed again`));
     expect(again.stderr.match(/warning: cache entry/g)).toHaveLength(3);
     const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'e'), EVI_CACHE_DIR: 'off', EVI_PAGES: '0' });
     const td = tree(join(tmp, 'd'));

@@ -7,7 +7,7 @@
  * a function of the data folder only).
  */
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 
 const MAGIC = 'evi-cache-1';
@@ -104,4 +104,65 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
   } catch {
     return discard(path, 'is not valid JSON', warn);
   }
+}
+
+/**
+ * A cache entry that is a folder of files (the past months' views: thousands of files,
+ * linked into the output instead of copied). Its `.entry.json`, written last, holds the
+ * inputs digest and each file's length and SHA-256; a read checks every one.
+ */
+export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][]): Promise<void> {
+  const tmp = `${dir}.${process.pid}.tmp`;
+  await rm(tmp, { recursive: true, force: true });
+  const entries: { path: string; bytes: number; sha256: string }[] = [];
+  const made = new Set<string>();
+  for (const [path, bytes] of files) {
+    const full = `${tmp}/${path}`;
+    const parent = dirname(full);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
+    }
+    await writeFile(full, bytes);
+    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') });
+  }
+  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries }));
+  await rm(dir, { recursive: true, force: true });
+  await rename(tmp, dir);
+}
+
+/** The files of an intact folder entry (relative path, absolute file); `null` when absent or damaged (reported and deleted). */
+export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<{ path: string; file: string }[] | null> {
+  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[] };
+  try {
+    entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      if ((await stat(dir).catch(() => null)) === null) return null;
+      return discardFolder(dir, 'has no index (an interrupted write?)', warn);
+    }
+    return discardFolder(dir, 'has an unreadable index', warn);
+  }
+  if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
+  if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
+  const out: { path: string; file: string }[] = [];
+  for (const f of entry.files) {
+    const file = `${dir}/${f.path}`;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch {
+      return discardFolder(dir, `misses ${f.path}`, warn);
+    }
+    if (bytes.byteLength !== f.bytes) return discardFolder(dir, `has ${f.path} ${bytes.byteLength} bytes long instead of ${f.bytes} (truncated?)`, warn);
+    if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
+    out.push({ path: f.path, file });
+  }
+  return out;
+}
+
+async function discardFolder(dir: string, why: string, warn: Warn): Promise<null> {
+  warn(`warning: cache entry ${basename(dir)} ${why}; it is computed again`);
+  await rm(dir, { recursive: true, force: true });
+  return null;
 }

@@ -15,14 +15,10 @@ import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/vie
 import type { LoadedData } from './load-data.ts';
 import { registryHash } from './score-months.ts';
 import type { JsonWriter } from './write-json.ts';
-import { readCacheJson, writeCacheEntry } from './cache-file.ts';
+import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
 
 /** Bump when the views of a past month change shape. */
 const VERSION = 'evi-month-views-1';
-
-interface Cached {
-  files: [string, string][];
-}
 
 /** The views of month `i`, as `[path under views/, JSON text]`. */
 function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, string][] {
@@ -61,19 +57,18 @@ export async function writeMonthViews(opts: {
   let fromCache = 0;
   for (let i = 0; i < last; i++) {
     const keys = data.contentKey.slice(0, i + 1);
-    const path =
-      base && cacheDir && keys.every((k) => k !== null)
-        ? join(cacheDir, `month-views-${input.results[i]!.month}-${base.copy().update(keys.join('\n')).digest('hex').slice(0, 32)}.json`)
-        : null;
-    const inputs = path ? base!.copy().update(keys.join('\n')).digest('hex') : '';
-    let files = path ? ((await readCacheJson<Cached>(path, inputs, opts.log))?.files ?? null) : null;
-    if (files) fromCache++;
-    else {
-      const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
-      files = monthFiles(input, meta, i, detailed);
-      if (path) await writeCacheEntry(path, inputs, JSON.stringify({ files } satisfies Cached));
+    const inputs = base && keys.every((k) => k !== null) ? base.copy().update(keys.join('\n')).digest('hex') : null;
+    const dir = inputs && cacheDir ? join(cacheDir, `month-views-${input.results[i]!.month}-${inputs.slice(0, 32)}`) : null;
+    const cached = dir ? await readCacheFolder(dir, inputs!, opts.log) : null;
+    if (cached) {
+      fromCache++;
+      for (const { path, file } of cached) views.linkFrom(path, file);
+      continue;
     }
-    for (const [file, text] of files) views.writeText(file, text);
+    const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
+    const files = monthFiles(input, meta, i, detailed).map(([file, text]) => [file, Buffer.from(text)] as [string, Uint8Array]);
+    for (const [file, bytes] of files) views.writeBytes(file, bytes);
+    if (dir) await writeCacheFolder(dir, inputs!, files);
   }
   return { months: last, fromCache };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -19,6 +19,27 @@ export class JsonWriter {
 
   writeText(path: string, text: string): void {
     this.writeBytes(path, Buffer.from(text));
+  }
+
+  /**
+   * Puts an existing file (an intact cache entry's) at `path`: a hard link when both are
+   * on one file system (no bytes copied; files are never written in place), else a copy.
+   */
+  linkFrom(path: string, source: string): void {
+    const full = join(this.root, path);
+    const dir = dirname(full);
+    if (!this.dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.dirs.add(dir);
+    }
+    try {
+      linkSync(source, full);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV' && (e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
+      copyFileSync(source, full);
+    }
+    this.files++;
+    this.bytes += statSync(full).size;
   }
 
   writeBytes(path: string, buf: Uint8Array): void {
