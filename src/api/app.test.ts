@@ -190,3 +190,24 @@ describe('strict, helpful parameters', () => {
     expect(r.body.message).toContain('13 is not a month');
   });
 });
+
+describe('search says what matched and where a better match is', () => {
+  const handle = createHandler(fixtureStore(), { log: () => {} });
+  const search = async (qs: string) => SearchResponseSchema.parse(await (await call(handle, `/api/v1/search?${qs}`)).json());
+
+  it('each result carries matchedOn and confidence', async () => {
+    const body = await search('q=orbital%20works');
+    expect(body.results[0]).toMatchObject({ slug: 'orbital-works', matchedOn: 'name', confidence: 1 });
+    expect(body.betterMatchElsewhere).toBeUndefined();
+    expect((await search('q=works%20orbital')).results[0]).toMatchObject({ slug: 'orbital-works', matchedOn: 'name' });
+    expect((await search('q=jobs%20at%20orbital%20works')).results[0]).toMatchObject({ slug: 'orbital-works', matchedOn: 'name' });
+  });
+
+  it('with country, names a better match outside that country', async () => {
+    const body = await search('q=orbital%20works&country=gb');
+    expect(body.results.map((r) => r.slug)).not.toContain('orbital-works');
+    expect(body.betterMatchElsewhere).toMatchObject({ slug: 'orbital-works', company: 'Orbital Works', country: 'United States', matchedOn: 'name', confidence: 1 });
+    // none when the country holds the best match
+    expect((await search('q=skyline%20air&country=gb')).betterMatchElsewhere).toBeUndefined();
+  });
+});

@@ -99,7 +99,9 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
         const { index, rankings: current } = await views.search();
         const rankings = month === cat.meta.month ? current : await views.pastSearchRankings(month);
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
-        return searchBody(cat.meta, params.q, hits, rankings, country);
+        // With a country: is there a better match elsewhere? (the best hit among all ranked companies)
+        const elsewhere = country ? (searchCompanies(index, params.q, { limit: 1, filter: searchFilter(rankings, null) })[0] ?? null) : null;
+        return searchBody(cat.meta, params.q, hits, rankings, country, elsewhere);
       });
     },
 

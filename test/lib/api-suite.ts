@@ -487,8 +487,16 @@ export function apiSuite(target: () => Target): void {
         },
         profileUrl: `${f.meta.siteUrl}/company/${r.slug}/`,
         apiUrl: `${f.meta.siteUrl}/api/v1/company/${r.slug}${country === entry.defaultCountry ? '' : `?country=${country}`}`,
+        matchedOn: r.matchedOn,
+        confidence: r.confidence,
       });
+      expect(['name', 'alias', 'domain', 'prefix', 'fuzzy']).toContain(r.matchedOn);
+      expect(r.confidence).toBeGreaterThan(0);
+      expect(r.confidence).toBeLessThanOrEqual(1);
     }
+    // Best first.
+    const confidences = body.results.map((r) => r.confidence);
+    expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
   }
 
   describe('HTTP headers (§1, §8, data-and-rules §4)', () => {

@@ -119,6 +119,12 @@ export const SearchResultSchema = z
     }),
     profileUrl: Url,
     apiUrl: Url,
+    matchedOn: z.enum(['name', 'alias', 'domain', 'prefix', 'fuzzy']).meta({
+      description: 'What the query matched: a whole name, alias or domain (words in any order, words such as "jobs at" or "careers" around it ignored), the start of a name, or a close spelling',
+    }),
+    confidence: z.number().min(0).max(1).meta({
+      description: '1 for the exact name, 0.99 an exact alias, about 0.95 a name without its legal suffix or with words around it, 0.97 x for words in another order, 0.7-0.9 a prefix, below for close spellings',
+    }),
   })
   .meta({ id: 'SearchResult' });
 
@@ -129,6 +135,10 @@ export const SearchResponseSchema = z
     lastUpdated: DateStr,
     methodology: MethodologyShortSchema,
     results: z.array(SearchResultSchema),
+    /** With `country`: a company outside that country that matches the query better than every result. */
+    betterMatchElsewhere: z
+      .object({ company: z.string(), slug: Slug, country: z.string(), matchedOn: z.string(), confidence: z.number().min(0).max(1), apiUrl: Url })
+      .optional(),
   })
   .meta({ id: 'SearchResponse' });
 

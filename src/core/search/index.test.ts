@@ -45,12 +45,13 @@ describe('searchCompanies', () => {
   it('ranks an exact alias first, above a longer name it prefixes', () => {
     const hits = searchCompanies(index, 'Kestrel Aero');
     expect(hits.map((h) => h.slug)).toEqual(['kestrel-aerospace-group', 'kestrel-aero-parts']);
-    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero' });
+    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias' });
+    expect(hits[1]!.matchedOn).toBe('prefix');
     expect(hits[1]!.score).toBeLessThan(0.99);
   });
 
   it('scores an exact name 1 and reports what matched', () => {
-    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works' }]);
+    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works', matchedOn: 'name' }]);
     expect(searchCompanies(index, 'northwind traders')[0]).toMatchObject({ slug: 'northwind', matched: 'Northwind Traders, Inc.' });
   });
 
@@ -159,5 +160,38 @@ describe('buildSearchIndex / loadSearchIndex', () => {
 
   it('loads an empty registry', () => {
     expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
+  });
+});
+
+describe('how people type names (word order, words around the name, careers sites)', () => {
+  const index = loadSearchIndex(buildSearchIndex([
+    { slug: 'quill-works', name: 'Quill Works', aliases: [], website: 'quillworks.example' },
+    { slug: 'quillon-partners', name: 'Quillon Partners', aliases: [], website: 'quillon.example' },
+    { slug: 'harbor-and-pine-foods', name: 'Harbor & Pine Foods Inc', aliases: ['H&P Foods'], website: 'harborpine.example' },
+    { slug: 'the-orchard-group', name: 'The Orchard Group', aliases: [], website: 'orchard.example' },
+  ]));
+  const top = (q: string) => searchCompanies(index, q, { limit: 1 })[0];
+
+  it('finds a name typed in another word order, as a whole-name match', () => {
+    expect(top('Works Quill')).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
+    expect(top('pine harbor and foods')).toMatchObject({ slug: 'harbor-and-pine-foods' });
+  });
+
+  it('ignores the words people put around a name', () => {
+    for (const q of ['jobs at Quill Works', 'Quill Works careers', 'quill works reviews', 'the quill works', 'working at quill works jobs'])
+      expect(top(q), q).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
+    // ...but not when they are part of the name
+    expect(top('The Orchard Group')).toMatchObject({ slug: 'the-orchard-group', score: 1 });
+  });
+
+  it('reads a careers site as its company domain', () => {
+    // quillworks is also the name without its space: a whole-name match.
+    expect(top('careers.quillworks.example/jobs/123')).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
+    expect(top('https://jobs.harborpine.example')).toMatchObject({ slug: 'harbor-and-pine-foods', matchedOn: 'domain' });
+  });
+
+  it('says when a hit is only the start of a name or a close spelling', () => {
+    expect(top('quillo')).toMatchObject({ slug: 'quillon-partners', matchedOn: 'prefix' });
+    expect(top('quil wroks')).toMatchObject({ slug: 'quill-works', matchedOn: 'fuzzy' });
   });
 });

@@ -123,7 +123,48 @@ export function hostOf(text: string): string {
   const t = text.trim();
   if (!t.includes('.') || /\s/.test(t)) return t;
   const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:www\.)?([^/?#:]+)/i.exec(t);
-  return m?.[1] ?? t;
+  const host = m?.[1] ?? t;
+  // A careers site (careers.quillworks.com, jobs.example.org): the company is the next label.
+  const labels = host.split('.');
+  while (labels.length > 2 && HOST_PREFIXES.has(labels[0]!.toLowerCase())) labels.shift();
+  return labels.join('.');
+}
+
+/** Subdomains of careers and job sites, never the company's name. */
+const HOST_PREFIXES = new Set(['www', 'careers', 'career', 'jobs', 'job', 'join', 'apply', 'work', 'hiring', 'talent', 'recruiting', 'boards', 'about', 'en', 'm']);
+
+/**
+ * Words people type around a company name when they look for it as an employer
+ * ("jobs at", "careers", "reviews", "the"): dropped from the start and the end of a query.
+ */
+const LEADING_NOISE = ['jobs at', 'careers at', 'working at', 'work at', 'working for', 'work for', 'job at', 'career at', 'jobs', 'careers', 'the'];
+const TRAILING_NOISE = ['employee reviews', 'company reviews', 'careers', 'career', 'jobs', 'job', 'reviews', 'review', 'salaries', 'salary', 'hiring', 'employer', 'glassdoor', 'linkedin'];
+
+/**
+ * The words of a query without the words around the name; the words themselves when
+ * nothing would be left.
+ * @example stripNoise(['jobs', 'at', 'quill', 'works', 'careers']) // ['quill', 'works']
+ */
+export function stripNoise(words: readonly string[]): string[] {
+  let w = [...words];
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const phrase of LEADING_NOISE) {
+      const p = phrase.split(' ');
+      if (w.length > p.length && p.every((x, i) => w[i] === x)) {
+        w = w.slice(p.length);
+        changed = true;
+      }
+    }
+    for (const phrase of TRAILING_NOISE) {
+      const p = phrase.split(' ');
+      if (w.length > p.length && p.every((x, i) => w[w.length - p.length + i] === x)) {
+        w = w.slice(0, w.length - p.length);
+        changed = true;
+      }
+    }
+  }
+  return w;
 }
 
 /**

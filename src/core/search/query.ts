@@ -1,7 +1,10 @@
 import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { SearchIndex } from './load.ts';
-import { foldWords, hostOf, stripLegal } from './normalize.ts';
+import { foldWords, hostOf, stripLegal, stripNoise } from './normalize.ts';
+
+/** What a hit matched: a whole name, alias or domain (in any word order), the start of one, or a close spelling. */
+export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
 
 export interface SearchHit {
   slug: string;
@@ -9,6 +12,7 @@ export interface SearchHit {
   score: number;
   /** The name, alias, slug or website the query matched. */
   matched: string;
+  matchedOn: MatchedOn;
 }
 
 export interface SearchOptions {
@@ -44,6 +48,31 @@ const SWEEP_MAX = 12;
 const EXACT_SCORE = [1, 0.99, 0.98, 0.98];
 /** Equal once the legal suffix is dropped (`Northwind Traders` for `Northwind Traders, Inc.`). */
 const COMPACT_SCORE = [0.96, 0.955, 0.95, 0.95];
+/** A whole name found once the words around it are dropped, or its words put in another order. */
+const NOISE_FACTOR = 0.99;
+const REORDER_FACTOR = 0.97;
+/** Reordering is tried for queries of up to this many words (3! = 6 orders). */
+const REORDER_MAX_WORDS = 3;
+/** Key kind (name, alias, slug, domain) -> what a whole match is reported as. */
+const KIND_MATCH: MatchedOn[] = ['name', 'alias', 'name', 'domain'];
+const HOW_WHOLE = 0;
+const HOW_PREFIX = 1;
+const HOW_FUZZY = 2;
+
+/** Every other order of up to REORDER_MAX_WORDS words. */
+function reorders(words: string[]): string[][] {
+  if (words.length < 2 || words.length > REORDER_MAX_WORDS) return [];
+  const out: string[][] = [];
+  const permute = (rest: string[], acc: string[]) => {
+    if (rest.length === 0) {
+      if (acc.some((w, i) => w !== words[i])) out.push(acc);
+      return;
+    }
+    rest.forEach((w, i) => permute([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, w]));
+  };
+  permute(words, []);
+  return out;
+}
 
 function lowerBound(forms: readonly string[], value: string): number {
   let lo = 0;
@@ -68,8 +97,10 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
   const asked = Math.floor(opts.limit ?? DEFAULT_LIMIT);
   const limit = Number.isNaN(asked) ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.max(1, asked));
   const host = hostOf(query.slice(0, MAX_QUERY));
-  const words = foldWords(host);
-  if (words.length === 0) return [];
+  const typed = foldWords(host);
+  if (typed.length === 0) return [];
+  // Words around the name ("jobs at", "careers", "the") are dropped before matching.
+  const words = stripNoise(typed);
   const full = words.join('');
   const compact = stripLegal(words).join('');
   const filter = opts.filter;
@@ -90,6 +121,8 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     return ok;
   };
   let best = 0;
+  const how = new Map<number, number>();
+  let stage = HOW_WHOLE;
   const offer = (key: number, score: number): void => {
     const doc = index.keyDoc[key] as number;
     if (!accepts(doc)) return;
@@ -99,7 +132,19 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     if (score > prev || (score === prev && (keyKind[key] as number) < (keyKind[s.docKey[doc] as number] as number))) {
       s.docScore[doc] = score;
       s.docKey[doc] = key;
+      how.set(doc, stage);
     }
+  };
+  /** Whole-name matches of one spelling of the query, their scores scaled by `factor`. */
+  const whole = (w: string[], factor: number): void => {
+    const f = w.join('');
+    const c = stripLegal(w).join('');
+    for (const form of f === c ? [c] : [f, c])
+      for (let i = lowerBound(forms, form); i < forms.length && forms[i] === form; i++) {
+        const key = formKey[i] as number;
+        const kind = keyKind[key] as number;
+        offer(key, factor * ((formExact[i] && form === f ? EXACT_SCORE[kind] : COMPACT_SCORE[kind]) as number));
+      }
   };
 
   try {
@@ -124,10 +169,18 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       if (!form.startsWith(compact)) break;
       const key = formKey[i] as number;
       const kind = keyKind[key] as number;
+      stage = form.length > m ? HOW_PREFIX : HOW_WHOLE;
       if (form.length > m) offer(key, prefixScore(m, form.length));
       else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)));
     }
+    stage = HOW_WHOLE;
+    // The query as typed, when words around the name were dropped ("The Quill" may be a name).
+    if (words.length !== typed.length) whole(typed, 1);
+    // The same words in another order ("Works Quill" for "Quill Works").
+    for (const order of reorders(words)) whole(order, REORDER_FACTOR);
+    if (words.length !== typed.length) for (const order of reorders(typed)) whole(order, REORDER_FACTOR * NOISE_FACTOR);
 
+    stage = HOW_FUZZY;
     if (m >= 2) fuzzy(index, compact, full, accepts, offer);
     if (best < SWEEP_BELOW && m >= SWEEP_MIN && m <= SWEEP_MAX) sweep(index, compact, offer);
 
@@ -142,11 +195,12 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
         (keyKind[s.docKey[a.doc] as number] as number) - (keyKind[s.docKey[b.doc] as number] as number) ||
         a.doc - b.doc,
     );
-    return hits.slice(0, limit).map((h) => ({
-      slug: index.slugs[h.doc] as string,
-      score: h.score,
-      matched: index.keyText[s.docKey[h.doc] as number] as string,
-    }));
+    return hits.slice(0, limit).map((h) => {
+      const key = s.docKey[h.doc] as number;
+      const stageOf = how.get(h.doc) ?? HOW_FUZZY;
+      const matchedOn: MatchedOn = stageOf === HOW_WHOLE ? (KIND_MATCH[keyKind[key] as number] as MatchedOn) : stageOf === HOW_PREFIX ? 'prefix' : 'fuzzy';
+      return { slug: index.slugs[h.doc] as string, score: h.score, matched: index.keyText[key] as string, matchedOn };
+    });
   } finally {
     for (const doc of s.docs) {
       s.docScore[doc] = 0;

@@ -119,9 +119,10 @@ export function leadersBody(meta: MetaView, board: BoardView, limit: number = LE
 export function searchBody(
   meta: MetaView,
   query: string,
-  hits: Iterable<{ slug: string }>,
+  hits: Iterable<{ slug: string; score: number; matchedOn: string }>,
   rankings: SearchRankingsView,
   country: { code: string } | null,
+  elsewhere: { slug: string; score: number; matchedOn: string } | null = null,
 ): SearchResponse {
   const urls = siteUrls(meta.siteUrl);
   const countryName = new Map(meta.countries.map((c) => [c.code, c.name]));
@@ -142,7 +143,22 @@ export function searchBody(
       latestRanking: { rank, industryRank, totalCompaniesInIndustry, visibilityScore, month: rankings.month },
       profileUrl: urls.profile(hit.slug),
       apiUrl: urls.company(hit.slug, code === entry.defaultCountry ? null : code),
+      matchedOn: hit.matchedOn as SearchResult['matchedOn'],
+      confidence: hit.score,
     });
+  }
+  const other = elsewhere ? rankings.companies[elsewhere.slug] : undefined;
+  if (elsewhere && other && other.defaultCountry && (results[0]?.confidence ?? 0) < elsewhere.score && !results.some((r) => r.slug === elsewhere.slug)) {
+    const body: SearchResponse = { query, month: rankings.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
+    body.betterMatchElsewhere = {
+      company: other.company,
+      slug: elsewhere.slug,
+      country: countryName.get(other.defaultCountry) ?? other.defaultCountry,
+      matchedOn: elsewhere.matchedOn,
+      confidence: elsewhere.score,
+      apiUrl: urls.company(elsewhere.slug),
+    };
+    return body;
   }
   return { query, month: rankings.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
 }
