@@ -78,10 +78,15 @@ describe('layering', () => {
     expect(offenders({ dirs: ['api'], may: ['core'], forbiddenPackages: /^node:/ })).toEqual([]);
   });
 
-  // Adapters only adapt: they run the api on one runtime and know nothing of the build or the pages.
-  it('the adapters (src/server, src/worker, src/adapters/*) import src/api and src/core, never the build or pages', () => {
+  // The MCP server is a protocol over the api's handler: it knows the api and the core only.
+  it('the MCP server (src/mcp) imports src/api and src/core, and the Node store for its stdio entry', () => {
+    expect(offenders({ dirs: ['mcp'], may: ['api', 'core', 'server'], forbiddenPackages: /^(astro|astro:)/ })).toEqual([]);
+  });
+
+  // Adapters only adapt: they run the api (and the MCP protocol over it) on one runtime and know nothing of the build or the pages.
+  it('the adapters (src/server, src/worker, src/adapters/*) import src/api, src/mcp and src/core, never the build or pages', () => {
     expect(
-      offenders({ dirs: ['server', 'worker', 'adapters'], may: ['api', 'core'], forbiddenPackages: /^(astro|astro:)/ }),
+      offenders({ dirs: ['server', 'worker', 'adapters'], may: ['api', 'mcp', 'core'], forbiddenPackages: /^(astro|astro:)/ }),
     ).toEqual([]);
   });
 });
