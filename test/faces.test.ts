@@ -138,6 +138,23 @@ describe('llms.txt', () => {
   });
 });
 
+describe('llms-full.txt', () => {
+  it('holds every endpoint, the methodology and the valid values, and every URL in it answers', async () => {
+    const text = read('llms-full.txt');
+    for (const path of Object.keys(json<{ paths: object }>('api/v1/openapi.json').paths)) has(text, `GET ${path}`, path);
+    has(text, '## Methodology');
+    has(text, meta.methodology.version);
+    for (const c of meta.countries) has(text, `${c.code} = ${c.name}`);
+    const urls = [...new Set([...text.matchAll(/https?:\/\/[^\s)`"'<>]+/g)].map((m) => m[0].replace(/[.,;:]+$/, '')))].filter((u) => u.startsWith(`${meta.siteUrl}/`) && !u.endsWith('/mcp'));
+    expect(urls.length).toBeGreaterThan(15);
+    for (const u of urls) {
+      const res = await fetch(`${server.url}${local(u)}`);
+      await res.arrayBuffer();
+      expect(res.status, u).toBe(200);
+    }
+  });
+});
+
 describe('OpenAPI document', () => {
   type Doc = ReturnType<typeof openApiDocument> & { paths: Record<string, { get: { responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } };
   let doc: Doc;

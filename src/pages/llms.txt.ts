@@ -35,6 +35,7 @@ export function llmsTxt(m: MetaView): string {
     '',
     '## Documentation',
     '',
+    link('Full documentation as Markdown', `${site}/llms-full.txt`, 'every endpoint with its parameters, a real example request and answer, errors, valid values and the methodology, in one file.'),
     link('API documentation', `${site}/api-docs/`, 'every endpoint with its parameters, a live example URL and response, errors, limits, versioning.'),
     link('Bulk downloads', m.index.links.downloads ?? `${site}/downloads/manifest.json`, 'per month, every leaderboard entry of every context as gzip CSV, and the current profiles as gzip NDJSON; manifests with bytes, rows, SHA-256, columns, license and citation.'),
     link('Releases and corrections (Atom feed)', m.index.links.feed ?? `${site}/feed.xml`, 'one entry per monthly release and per correction to a published month; the same as JSON at /api/v1/changelog.'),

@@ -1,0 +1,87 @@
+/**
+ * /llms-full.txt: the documentation and the methodology as Markdown in one file, for
+ * language models that read a whole site at once (llmstxt.org). Every endpoint with
+ * its parameters (from the zod schemas, through the endpoint table), a real example
+ * request and the start of its real answer, the errors, limits and versioning.
+ */
+import type { APIRoute } from 'astro';
+import { apiGet, meta } from '../components/site-data.ts';
+import { endpointDocs, errorExamples } from '../build/openapi.ts';
+import type { MetaView } from '../core/views/layout.ts';
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** An example answer, cut to a readable length (the full one is one request away). */
+const excerpt = (body: unknown, max = 1500) => {
+  const text = JSON.stringify(body, null, 1);
+  return text.length > max ? `${text.slice(0, max)}\n... (cut; request the URL for the whole answer)` : text;
+};
+
+export async function llmsFullTxt(m: MetaView): Promise<string> {
+  const site = m.siteUrl;
+  const out: string[] = [
+    `# ${m.name}: full documentation`,
+    '',
+    `> ${oneLine(m.index.description)}`,
+    '',
+    `Dataset ${m.month} (last updated ${m.lastUpdated}); months ${m.months.join(', ')}. ${m.totalCompanies} companies, ${m.industries.length} industries, ${m.countries.length} countries.`,
+    `Read-only JSON over HTTP GET (HEAD and OPTIONS too), no key, CORS open. Base URL ${m.index.links.self}; \`/api/...\` equals \`/api/v1/...\`. ${m.index.rateLimit ?? ''}`.trim(),
+    m.index.citation ? `License: ${m.index.license?.name} (${m.index.license?.url}). Cite as: ${m.index.citation}` : '',
+    '',
+    '## Methodology',
+    '',
+    oneLine(m.methodology.description),
+    '',
+    `Version ${m.methodology.version}; scored models: ${m.methodology.models.join(', ')}. Details: ${m.methodology.url}`,
+    '',
+    '## Valid values',
+    '',
+    `- Countries (code, name or alias; case-insensitive): ${m.countries.map((c) => `${c.code} = ${c.name}`).join('; ')}.`,
+    `- Industries (slug or name; case-insensitive; \`all\` for every industry): ${m.industries.map((i) => `${i.slug} = ${i.name}`).join('; ')}.`,
+    `- Months (YYYY-MM): ${m.months.join(', ')}; the current one is ${m.month}.`,
+    '',
+    '## Endpoints',
+    '',
+  ];
+  for (const e of endpointDocs(m)) {
+    out.push(`### ${e.summary}: ${e.method} ${e.path}`, '', oneLine(e.description), '');
+    if (e.parameters.length) {
+      out.push('Parameters:', '');
+      for (const p of e.parameters) {
+        const s = p.schema as Record<string, unknown>;
+        const bounds = [s.type, s.minimum !== undefined ? `min ${s.minimum}` : '', s.maximum !== undefined ? `max ${s.maximum}` : '', s.default !== undefined ? `default ${JSON.stringify(s.default)}` : '', s.enum ? `one of ${(s.enum as unknown[]).join(', ')}` : '', s.maxLength !== undefined ? `at most ${s.maxLength} characters` : '']
+          .filter(Boolean)
+          .join(', ');
+        out.push(`- \`${p.name}\` (${p.in}${p.required ? ', required' : ''}${bounds ? `; ${bounds}` : ''}): ${oneLine(p.description)}`);
+      }
+      out.push('');
+    }
+    out.push(`Example: ${e.exampleUrl}`, '');
+    if (e.response) {
+      const answer = await apiGet(e.exampleUrl);
+      out.push('```json', excerpt(answer.body), '```', '');
+    }
+  }
+  const worded = errorExamples(m);
+  out.push(
+    '## Errors',
+    '',
+    'Every error is JSON `{ "error", "message", ... }` with CORS. 400 `bad_request` (a missing or invalid parameter, or a typo of a parameter name; the body names the parameter and lists valid values), 404 `not_found` (unknown company, industry, country or month; lists valid values or close slugs), 405 `method_not_allowed`, 429 `rate_limited` (with Retry-After), 502 `internal` (retry).',
+    '',
+    '```json',
+    JSON.stringify(worded[400]),
+    JSON.stringify(worded[404]),
+    '```',
+    '',
+    '## Versions, permanent URLs, downloads, changes',
+    '',
+    `- Pin \`/api/v1\`. Every month-dependent endpoint takes \`month=YYYY-MM\` and also answers at \`/api/v1/months/{month}/...\` (immutable, cacheable for a year); current answers carry \`Link: <...>; rel="canonical"\` to that copy.`,
+    `- Bulk downloads (CSV and NDJSON, gzip, with SHA-256 manifests): ${m.index.links.downloads ?? `${site}/downloads/manifest.json`}`,
+    `- Releases and corrections: ${m.index.links.changelog ?? `${site}/api/v1/changelog`} and the Atom feed ${m.index.links.feed ?? `${site}/feed.xml`}.`,
+    `- OpenAPI 3.1: ${m.index.openapi ?? `${site}/api/v1/openapi.json`}; short overview: ${site}/llms.txt; human docs: ${site}/api-docs/.`,
+    `- MCP: POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio.`,
+    '',
+  );
+  return out.join('\n');
+}
+
+export const GET: APIRoute = async () => new Response(await llmsFullTxt(meta()), { headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
