@@ -16,6 +16,11 @@ if (epoch !== undefined && !Number.isInteger(epoch)) {
   process.exit(1);
 }
 const cache = env.EVI_CACHE_DIR ?? '.cache/months';
+// Every absolute link is built on SITE_URL. Unset, it is the local server this machine will
+// run (`npm start`): the PORT and HOST it listens on, so `PORT=4501 npm start` links right.
+const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
+const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
+if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);
 const t0 = performance.now();
 const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
 try {
@@ -24,7 +29,7 @@ try {
     dataDir: resolve(env.EVI_DATA_DIR ?? 'data'),
     outDir: resolve(env.EVI_OUT_DIR ?? 'dist'),
     cacheDir: cache === 'off' ? null : resolve(cache),
-    siteUrl: (env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, ''),
+    siteUrl,
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
     workers: env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined,
