@@ -17,8 +17,8 @@ import { registryHash } from './score-months.ts';
 import type { JsonWriter } from './write-json.ts';
 import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
 
-/** Bump when the views of a past month change shape. */
-const VERSION = 'evi-month-views-1';
+/** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
+const VERSION = 'evi-month-views-2';
 
 /** The views of month `i`, as `[path under views/, JSON text]`. */
 function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, string][] {

@@ -112,15 +112,24 @@ const name = (reg: Registry, code: string) => reg.countries.find((c) => c.code =
 // "in the United States", "in the Netherlands", but "in France".
 const inCountry = (country: string) => `in ${/^(United |Netherlands$|Philippines$|Czech Republic$)/.test(country) ? 'the ' : ''}${country}`;
 
-function summary(p: Omit<CompanyProfile, 'summary' | 'methodology'>, hits: number, k: number): string {
+/**
+ * The profile's summary sentences (data-and-rules §3 "summary"): every number says which
+ * rank it is (industry rank, overall rank), and the change is the industry rank's.
+ * @param firstMonth the dataset's first month: a company absent from the previous month
+ *   is only "new" after it.
+ */
+export function summary(p: Omit<CompanyProfile, 'summary' | 'methodology'>, hits: number, k: number, firstMonth: string): string {
   const first = `${p.company} ranks ${ordinal(p.industryRank)} of ${p.totalCompaniesInIndustry} ${p.industry} employers ${inCountry(p.country)} in ${p.month}, with a Visibility Score of ${p.visibilityScore}: AI assistants named it in ${hits} of ${k} model-and-theme combinations.`;
   const prev = p.history.length > 1 ? p.history[p.history.length - 2]! : null;
-  const moved = prev
-    ? prev.rank === p.industryRank
-      ? ` Its industry rank is unchanged since ${prev.month}.`
-      : ` That is ${Math.abs(prev.rank - p.industryRank)} place${Math.abs(prev.rank - p.industryRank) === 1 ? '' : 's'} ${prev.rank > p.industryRank ? 'up' : 'down'} from ${prev.month}.`
-    : '';
-  return `${first} Across all industries it ranks ${ordinal(p.overallRank)} of ${p.totalCompaniesInCountry} ${inCountry(p.country)}.${moved}`;
+  let moved = '';
+  if (prev) {
+    const d = Math.abs(prev.rank - p.industryRank);
+    moved =
+      prev.rank === p.industryRank
+        ? ` Its industry rank is unchanged since ${prev.month}.`
+        : ` Its industry rank ${prev.rank > p.industryRank ? 'rose' : 'fell'} from ${ordinal(prev.rank)} in ${prev.month}, ${d} place${d === 1 ? '' : 's'} ${prev.rank > p.industryRank ? 'up' : 'down'}.`;
+  } else if (p.month !== firstMonth) moved = ` It is new to this industry's leaderboard ${inCountry(p.country)} in ${p.month}.`;
+  return `${first}${moved} Across all industries its overall rank ${inCountry(p.country)} is ${ordinal(p.overallRank)} of ${p.totalCompaniesInCountry}.`;
 }
 
 /** Company views (current month), in slug order. */
@@ -183,7 +192,7 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
           profileUrl: urls.profile(c.slug),
           apiUrl: urls.company(c.slug, code === def ? null : code),
         };
-        view.profiles[code] = { ...base, summary: summary(base, b.hits[p]!, b.k), methodology };
+        view.profiles[code] = { ...base, summary: summary(base, b.hits[p]!, b.k, results[0]!.month), methodology };
       }
     }
     yield view;
