@@ -62,11 +62,14 @@ async function run(label: string, params: BenchDataParams) {
   return { label, params, cold, inc, w, after };
 }
 
-const ref = await run('ref24', REFERENCE);
-const long = await run('long60', { ...REFERENCE, months: 60, firstMonth: '2021-11', rowsPerMonth: 120_000 });
+// EVI_BENCH_ONLY=ref24 or long60 runs one of the two.
+const only = process.env.EVI_BENCH_ONLY;
+const runs = [];
+if (!only || only === 'ref24') runs.push(await run('ref24', REFERENCE));
+if (!only || only === 'long60') runs.push(await run('long60', { ...REFERENCE, months: 60, firstMonth: '2021-11', rowsPerMonth: 120_000 }));
 const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 const n = (x: number) => x.toLocaleString('en-US');
-for (const r of [ref, long]) {
+for (const r of runs) {
   console.log(`\n### ${r.params.months} months of ${n(r.params.rowsPerMonth)} rows (${n(r.params.companies)} companies)`);
   console.log(`cold build ${r.cold.toFixed(1)} s; incremental (+1 month) ${r.inc.toFixed(1)} s; ${cpus().length} cores`);
   console.log(`after the cold build: ${n(r.w.files)} files, ${mib(r.w.bytes)}; largest ${r.w.max.path} ${mib(r.w.max.bytes)}`);
