@@ -5,7 +5,7 @@
  * files removed for the second) with the same SOURCE_DATE_EPOCH, so every body must be
  * byte-for-byte equal: profiles, compare, leaders, rankings and search.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,14 @@ const get = async (handle: Handler, path: string) => {
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** A body with every lastUpdated (top level and compared profiles) set to `date`. */
+function dated(text: string, date: string): string {
+  const body = JSON.parse(text) as Record<string, unknown>;
+  if ('lastUpdated' in body) body.lastUpdated = date;
+  if (Array.isArray(body.companies)) body.companies = (body.companies as Record<string, unknown>[]).map((p) => ({ ...p, lastUpdated: date }));
+  return JSON.stringify(body);
+}
+
 for (const [label, dataDir, keep] of [
   ['hand-made fixture', join(root, 'test/fixtures/basic'), 1],
   ['sample data', join(root, 'data'), 4],
@@ -75,7 +83,8 @@ for (const [label, dataDir, keep] of [
         expect(byPath.status, slug).toBe(before.status);
         if (before.status !== 200) continue;
         expect(byQuery.text, slug).toBe(before.text);
-        expect(byPath.text, slug).toBe(before.text);
+        // The permanent copy carries the month's first publication date instead of the release's.
+        expect(byPath.text, slug).toBe(dated(before.text, full.meta.released![month]!));
         for (const country of (JSON.parse(before.text) as { countries: string[] }).countries) {
           const a = await get(then.handle, `/api/v1/company/${slug}?country=${encodeURIComponent(country)}`);
           const b = await get(full.handle, `/api/v1/company/${slug}?country=${encodeURIComponent(country)}&month=${month}`);
@@ -100,7 +109,7 @@ for (const [label, dataDir, keep] of [
         const byQuery = await get(full.handle, `/api/v1${path}${sep}month=${month}`);
         const byPath = await get(full.handle, `/api/v1/months/${month}${path}`);
         expect(byQuery.text, path).toBe(before.text);
-        expect(byPath.text, path).toBe(before.text);
+        expect(byPath.text, path).toBe(dated(before.text, full.meta.released![month]!));
         expect(byPath.headers.get('cache-control'), path).toBe('public, max-age=31536000, immutable');
       }
     });
@@ -131,8 +140,11 @@ describe('month errors', () => {
 
 describe('current answers name their permanent copy', () => {
   let handle: Handler;
+  let released: Record<string, string>;
   beforeAll(async () => {
-    ({ handle } = await buildSite(join(root, 'test/fixtures/basic'), 'canonical', null));
+    let meta: MetaView;
+    ({ handle, meta } = await buildSite(join(root, 'test/fixtures/basic'), 'canonical', null));
+    released = meta.released!;
   });
 
   it('a Link rel=canonical to the month-addressed form, with the endpoint parameters only, and it answers the same body', async () => {
@@ -147,9 +159,36 @@ describe('current answers name their permanent copy', () => {
       expect(current.headers.get('link'), path).toBe(`<${canonical}>; rel="canonical"`);
       expect(current.headers.get('cache-control'), path).toBe('public, max-age=1800, s-maxage=3600, stale-while-revalidate=300');
       const permanent = await get(handle, canonical);
-      expect(permanent.text, canonical).toBe(current.text);
+      const month = /months\/(\d{4}-\d{2})/.exec(canonical)![1]!;
+      expect(permanent.text, canonical).toBe(dated(current.text, released[month]!));
       expect(permanent.headers.get('link'), canonical).toBeNull();
     }
     expect((await get(handle, '/api/v1/health')).headers.get('link')).toBeNull();
+  });
+});
+
+describe('a permanent URL keeps its bytes across releases', () => {
+  it('the month-addressed answers of 2026-02 and 2026-03 are byte-identical after 2026-04 is released', async () => {
+    const data = join(tmp, 'releases-data');
+    cpSync(join(root, 'test/fixtures/basic'), data, { recursive: true });
+    rmSync(join(data, 'releases.json'), { force: true });
+    const build = async (out: string) => {
+      await runBuild({ root, dataDir: data, outDir: join(tmp, out), cacheDir: null, siteUrl: SITE, pages: false, workers: 1 });
+      return createHandler(new FsStore(join(tmp, out)), { log: () => {} });
+    };
+    const paths = ['/rankings?country=us&industry=aerospace', '/rankings/retail/us', '/company/orbital-works', '/company/kestrel-aerospace-group?country=gb', '/compare?companies=orbital-works,kestrel-aerospace-group', '/search?q=kestrel'];
+    const first = await build('rel-1');
+    const before = new Map<string, string>();
+    for (const month of ['2026-02', '2026-03']) for (const p of paths) before.set(`${month}${p}`, (await get(first, `/api/v1/months/${month}${p}`)).text);
+    // A new month, with its own latest date: the release's lastUpdated moves on.
+    const march = readFileSync(join(data, 'mentions/2026-03.csv'), 'utf8').split('\n');
+    writeFileSync(join(data, 'mentions/2026-04.csv'), [march[0], ...march.slice(1).filter(Boolean).map((r) => r.replace(/2026-03-(\d\d)/, '2026-04-$1'))].join('\n') + '\n');
+    const second = await build('rel-2');
+    expect(JSON.parse((await get(second, '/api/v1/health')).text).lastUpdated).not.toBe(JSON.parse((await get(first, '/api/v1/health')).text).lastUpdated);
+    for (const [key, text] of before) {
+      const [, month, p] = /^(\d{4}-\d{2})(.*)$/.exec(key)!;
+      const again = await get(second, `/api/v1/months/${month}${p}`);
+      expect(again.text, key).toBe(text);
+    }
   });
 });

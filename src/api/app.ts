@@ -81,6 +81,22 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     return pending;
   }
 
+  /**
+   * `cached` for month-dependent answers. At a month-addressed path the answer is the
+   * permanent copy: its `lastUpdated` (and its profiles') is the month's first publication
+   * date from the release ledger, so the bytes stay the same from one release to the next;
+   * the current forms keep the release's date (data-and-rules §4).
+   */
+  function cachedFor(c: Context, key: string, make: () => unknown | Promise<unknown>): Promise<Entity> {
+    const month = c.req.param('month');
+    if (month === undefined) return cached(key, make);
+    return cached(`permanent|${key}`, async () => {
+      const body = (await make()) as Record<string, unknown>;
+      const date = (await views.catalog()).meta.released?.[month];
+      return date ? freeze(body, date) : body;
+    });
+  }
+
   /** One handler per entry of the endpoint table: the body; the route adds the headers of its cache policy. */
   const handlers: Record<EndpointId, (c: Context) => Promise<Entity>> = {
     // §4.1
@@ -95,7 +111,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
-      return cached(`search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
+      return cachedFor(c, `search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
         const { index, rankings: current } = await views.search();
         const rankings = month === cat.meta.month ? current : await views.pastSearchRankings(month);
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
@@ -112,7 +128,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
       const slug = c.req.param('slug')!.trim().toLowerCase();
-      return cached(`company|${month}|${slug}|${country?.code ?? ''}`, async () => {
+      return cachedFor(c, `company|${month}|${slug}|${country?.code ?? ''}`, async () => {
         const view = await companyView(cat, month, slug);
         if (!view) {
           const suggestions = await closeSlugs(slug);
@@ -130,7 +146,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const month = monthOf(cat, c, params.month);
       const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
       const { sort, page, limit } = params;
-      return cached(`rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
+      return cachedFor(c, `rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
         const board = await requireBoard(cat, month, country, industry);
         return rankingsBody(cat.meta, board, { sort, page, limit });
       });
@@ -147,7 +163,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
         throw notFound(messages.badCountry(c.req.param('country')!), { parameter: 'country', validCountries: cat.validCountries });
       }
       const month = monthOf(cat, c, params.month);
-      return cached(`leaders|${month}|${country.code}|${industry.slug}|${limit}`, async () => {
+      return cachedFor(c, `leaders|${month}|${country.code}|${industry.slug}|${limit}`, async () => {
         const board = await requireBoard(cat, month, country, industry);
         return leadersBody(cat.meta, board, limit);
       });
@@ -171,7 +187,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
-      return cached(`compare|${month}|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
+      return cachedFor(c, `compare|${month}|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
         const found = await Promise.all(slugs.map((slug) => companyView(cat, month, slug)));
         const unknown = slugs.filter((_, i) => !found[i]);
         if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
@@ -261,6 +277,14 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
 }
 
 const overall: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
+
+/** A body with `lastUpdated` set to `date`, at the top and in each compared profile (keys keep their order). */
+function freeze(body: Record<string, unknown>, date: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  if ('lastUpdated' in out) out.lastUpdated = date;
+  if (Array.isArray(out.companies)) out.companies = (out.companies as Record<string, unknown>[]).map((p) => ({ ...p, lastUpdated: date }));
+  return out;
+}
 
 /** How many close slugs a 404 for an unknown company lists. */
 const SUGGESTIONS = 5;

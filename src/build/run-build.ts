@@ -170,6 +170,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       themes: report.themes,
       researchModels: Object.keys(report.researchModels),
       release: release.health,
+      released: Object.fromEntries(ledger.months.map((e) => [e.month, e.published])),
     };
     const meta = metaView(input, apiDescription);
 

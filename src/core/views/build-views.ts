@@ -25,6 +25,8 @@ export interface SiteInput {
   researchModels: string[];
   /** License and citation of the data (data/dataset.json or the defaults). */
   dataset?: Dataset;
+  /** month -> first publication date, from the release ledger. */
+  released?: Record<string, string>;
   /** The current month's state as the publish gate saw it (health reports it). */
   release?: { leaderboards: number; rankedCompanies: number; acceptedDrop?: string };
 }
@@ -275,6 +277,7 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
     totalCompanies: reg.companies.length,
     themes: input.themes,
     researchModels: input.researchModels,
+    ...(input.released ? { released: input.released } : {}),
     companyShards: shardCount(reg.companies.length),
     boards,
     examples,

@@ -76,6 +76,11 @@ export interface MetaView {
   themes?: string[];
   /** Answer sources collected for research and never scored, sorted. */
   researchModels?: string[];
+  /**
+   * month -> the date it was first published (release ledger): the `lastUpdated` of the
+   * month-addressed answers, which must stay the same bytes from one release to the next.
+   */
+  released?: Record<string, string>;
   /** Number of company shards of every past month ({@link shardOf}). */
   companyShards: number;
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
