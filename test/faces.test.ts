@@ -392,3 +392,20 @@ describe('pages', () => {
     expect(searchCompanies(index, typo, { limit: 5 })[0]?.slug).toBe(meta.examples.company);
   });
 });
+
+describe('found by search engines', () => {
+  it('a sitemap of every page, robots.txt naming it, canonical, description and Open Graph tags', () => {
+    const map = read('sitemap.xml');
+    const locs = [...map.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!);
+    const profiles = readdirSync(join(dist, 'company'));
+    expect(locs).toContain(`${meta.siteUrl}/`);
+    expect(locs).toContain(`${meta.siteUrl}/api-docs/`);
+    for (const slug of profiles) expect(locs).toContain(`${meta.siteUrl}/company/${slug}/`);
+    expect(read('robots.txt')).toContain(`Sitemap: ${meta.siteUrl}/sitemap.xml`);
+    const html = read(`company/${meta.examples.company}/index.html`);
+    has(html, `<link rel="canonical" href="${meta.siteUrl}/company/${meta.examples.company}/"`);
+    has(html, '<meta name="description"');
+    has(html, `<meta property="og:url" content="${meta.siteUrl}/company/${meta.examples.company}/"`);
+    has(html, '<meta name="twitter:card" content="summary"');
+  });
+});
