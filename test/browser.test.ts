@@ -155,11 +155,11 @@ describe.skipIf(!hasChromium)('the site in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  it('axe finds no violation on the home page, the docs and two profiles, at 390 and 1280 px, light and dark; nothing overflows', async () => {
+  it('axe finds no violation on the home page, the docs, a leaderboard page and two profiles, at 390 and 1280 px, light and dark; nothing overflows', async () => {
     const axe = readFileSync(join(import.meta.dirname, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
     const other = Object.keys(JSON.parse(readFileSync(join(await buildSite(), 'views/meta.json'), 'utf8')).boards[meta.month] ?? {}).length;
     expect(other).toBeGreaterThan(0);
-    const pages = ['/', '/api-docs/', `/company/${meta.examples.company}/`, `/company/${meta.examples.compare[1]}/`];
+    const pages = ['/', '/api-docs/', `/leaderboards/${meta.examples.country}/all/`, `/company/${meta.examples.company}/`, `/company/${meta.examples.compare[1]}/`];
     const found: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const)
       for (const width of [390, 1280]) {
@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('the site in Chromium', () => {
             return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
           })) as string[];
           for (const v of result) found.push(`${colorScheme} ${width}px ${path}: ${v}`);
-          if (path === pages[2]) await page.screenshot({ path: join(SHOTS, `profile-${colorScheme}-${width}.png`), fullPage: false });
+          if (path === pages[3]) await page.screenshot({ path: join(SHOTS, `profile-${colorScheme}-${width}.png`), fullPage: false });
         }
         await context.close();
       }

@@ -409,3 +409,21 @@ describe('found by search engines', () => {
     has(html, '<meta name="twitter:card" content="summary"');
   });
 });
+
+describe('leaderboards as pages', () => {
+  it('one page per country and per country x industry of the current month, with the top 100 of the API, linked from home and profiles', () => {
+    const current = meta.boards[meta.month]!;
+    for (const [country, industries] of Object.entries(current))
+      for (const industry of ['all', ...industries]) {
+        const html = read(`leaderboards/${country}/${industry}/index.html`);
+        const b = json<{ rows: [string, string][] }>(`views/rankings/${meta.month}/${country}/${industry}.json`);
+        const rows = [...html.matchAll(/<td><a href="\/company\/([^/]+)\/">/g)].map((m) => m[1]);
+        expect(rows, `${country}/${industry}`).toEqual(b.rows.slice(0, 100).map((r) => r[0]));
+        has(html, `/api/v1/months/${meta.month}/rankings?country=${country}`);
+        has(html, `/downloads/${meta.month}/leaderboards.csv.gz`);
+        expect(Buffer.byteLength(html), `${country}/${industry}`).toBeLessThan(100 * 1024);
+      }
+    has(read('index.html'), `href="/leaderboards/${meta.examples.country}/all/"`);
+    has(read(`company/${meta.examples.company}/index.html`), '/leaderboards/');
+  });
+});

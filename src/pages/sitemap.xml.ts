@@ -8,8 +8,9 @@ import { companySlugs, meta } from '../components/site-data.ts';
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-export function sitemap(site: string, lastmod: string, slugs: string[]): string {
-  const urls = ['/', '/api-docs/', ...slugs.map((s) => `/company/${s}/`)];
+export function sitemap(site: string, lastmod: string, slugs: string[], boards: Record<string, string[]>): string {
+  const leaderboards = Object.entries(boards).flatMap(([country, industries]) => ['all', ...industries].map((i) => `/leaderboards/${country}/${i}/`));
+  const urls = ['/', '/api-docs/', ...leaderboards, ...slugs.map((s) => `/company/${s}/`)];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
@@ -21,5 +22,5 @@ export function sitemap(site: string, lastmod: string, slugs: string[]): string 
 
 export const GET: APIRoute = () => {
   const m = meta();
-  return new Response(sitemap(m.siteUrl, m.lastUpdated, companySlugs()), { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+  return new Response(sitemap(m.siteUrl, m.lastUpdated, companySlugs(), m.boards[m.month] ?? {}), { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
 };
