@@ -96,15 +96,16 @@ describe('Node server: its own duties', () => {
   });
 
   it('serves the static files of dist with their content types', async () => {
-    const res = await raw(url, '/views/meta.json');
+    const res = await raw(url, '/views/search-index.json');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(JSON.parse(res.body.toString('utf8'))).toEqual(meta);
-    const again = await raw(url, '/views/meta.json', { 'If-None-Match': res.headers.etag as string });
+    expect(res.body).toEqual(readFileSync(join(dist, 'views/search-index.json')));
+    const again = await raw(url, '/views/search-index.json', { 'If-None-Match': res.headers.etag as string });
     expect(again.status).toBe(304);
-    const folder = await raw(url, '/views');
+    expect((await raw(url, '/llms.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
+    const folder = await raw(url, '/api-docs');
     expect(folder.status).toBe(301);
-    expect(folder.headers.location).toBe('/views/');
+    expect(folder.headers.location).toBe('/api-docs/');
     expect((await raw(url, '/no/such/file.css')).status).toBe(404);
   });
 
@@ -154,7 +155,7 @@ describe('Node server: rate limit (60 per rolling minute per client)', () => {
       expect(body).toMatchObject({ error: 'rate_limited', retryAfter });
     }
     // Static files are not counted.
-    expect((await raw(url, '/views/meta.json')).status).toBe(200);
+    expect((await raw(url, '/llms.txt')).status).toBe(200);
   });
 
   it('behind a trusted proxy, X-Forwarded-For names the client', async () => {

@@ -6,8 +6,11 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, normalize, resolve, sep } from 'node:path';
+import { extname, normalize, posix, relative, resolve, sep } from 'node:path';
+import { ApiError } from '../api/errors.ts';
+import { errorResponse } from '../api/http.ts';
 import { Lru } from '../api/lru.ts';
+import { messages } from '../api/messages.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import type { Encoding } from './compress.ts';
 
@@ -44,6 +47,32 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)
 /** Files up to this size are kept in memory (with their compressed forms). */
 const MEMORY_LIMIT = 512 * 1024;
 const MIN_COMPRESS = 1024;
+/**
+ * Build files that are not part of the site: the views (the API reads them through its
+ * own store), the build report and the configuration of other hosts. Matched on the
+ * first path segment, case-insensitively, before the file system is asked, so a 404
+ * does not even tell whether they exist. `api` is the handler's: its static copies
+ * (for static hosts) would bypass the rate limit.
+ */
+const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', 'api']);
+/** The one view the pages themselves fetch (the search box). */
+const PUBLIC_VIEWS = new Set(['views/search-index.json']);
+
+/**
+ * A same-origin absolute path for a `Location` header: the decoded path normalised
+ * (dot segments resolved, repeated slashes collapsed) and each segment encoded again,
+ * so it starts with exactly one `/` and no `//host` or `/\\host` can come out of it.
+ */
+export function safeRedirectPath(decoded: string): string {
+  const path = posix.normalize(`/${decoded}`).replace(/^\/+/, '/');
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The query of a request target, in printable ASCII only (fit for a header). */
+function safeQuery(url: string | undefined): string {
+  const q = url?.indexOf('?') ?? -1;
+  return q === -1 ? '' : (url as string).slice(q).replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
+}
 
 interface CachedFile {
   mtimeMs: number;
@@ -66,26 +95,33 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
   const root = resolve(rootDir);
   const files = new Lru<CachedFile>(options.cacheEntries ?? 512);
 
-  function locate(pathname: string): string | null {
-    let decoded: string;
+  function decode(pathname: string): string | null {
     try {
-      decoded = decodeURIComponent(pathname);
+      const decoded = decodeURIComponent(pathname);
+      return decoded.includes('\0') ? null : decoded;
     } catch {
       return null;
     }
-    if (decoded.includes('\0')) return null;
+  }
+
+  function locate(decoded: string): string | null {
     const full = resolve(root, `.${normalize(`/${decoded}`)}`);
-    return full === root || full.startsWith(root + sep) ? full : null;
+    if (full !== root && !full.startsWith(root + sep)) return null;
+    const inside = relative(root, full).split(sep).join('/');
+    if (INTERNAL.has(inside.split('/', 1)[0]!.toLowerCase()) && !PUBLIC_VIEWS.has(inside)) return null;
+    return full;
   }
 
   async function find(pathname: string): Promise<{ file: string; size: number; mtimeMs: number } | { redirect: string } | null> {
-    const full = locate(pathname);
-    if (full === null) return null;
+    const decoded = decode(pathname);
+    const full = decoded === null ? null : locate(decoded);
+    if (decoded === null || full === null) return null;
     const info = await stat(full).catch(() => null);
     if (info?.isFile()) return { file: full, size: info.size, mtimeMs: info.mtimeMs };
     if (info?.isDirectory()) {
       // One policy for folders: add the slash once, then serve index.html (no loop: the target is a folder).
-      if (!pathname.endsWith('/')) return { redirect: `${pathname}/` };
+      // The target is built from the normalised path, never from the raw one (`//evil.com/..` stays here).
+      if (!pathname.endsWith('/')) return { redirect: `${safeRedirectPath(decoded)}/`.replace(/^\/\/+/, '/') };
       const index = `${full}${sep}index.html`;
       const i = await stat(index).catch(() => null);
       return i?.isFile() ? { file: index, size: i.size, mtimeMs: i.mtimeMs } : null;
@@ -152,15 +188,18 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
   }
 
   return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(req.method === 'OPTIONS' ? 204 : 405, { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Origin': '*' });
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS', 'Access-Control-Allow-Origin': '*' });
       res.end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      await writeError(res, new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(String(req.method))));
       return;
     }
     const found = await find(pathname);
     if (found && 'redirect' in found) {
-      const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-      res.writeHead(301, { Location: found.redirect + query, 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(301, { Location: found.redirect + safeQuery(req.url), 'Cache-Control': 'public, max-age=3600' });
       res.end();
       return;
     }
@@ -170,4 +209,15 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'public, max-age=60' });
     res.end(req.method === 'HEAD' ? undefined : 'Not found\n');
   };
+}
+
+/**
+ * Writes an API error (JSON body, CORS, `Allow` on 405) to a Node response, so the
+ * server's own refusals look like the handler's.
+ */
+export async function writeError(res: ServerResponse, error: ApiError, extraHeaders: Record<string, string> = {}): Promise<void> {
+  const response = errorResponse(error, extraHeaders);
+  const body = Buffer.from(await response.arrayBuffer());
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(body);
 }
