@@ -5,8 +5,9 @@
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
 import { createHandler } from '../api/index.ts';
 import type { HandlerOptions } from '../api/index.ts';
@@ -20,7 +21,7 @@ import { FsStore } from './fs-store.ts';
 import { ReleaseFollower } from './release-follower.ts';
 import { MCP_PATH, handleMcp } from '../mcp/server.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { createStatic } from './static.ts';
+import { createStatic, writeError } from './static.ts';
 
 export interface ServerOptions {
   /** The built site (`dist`). */
@@ -36,6 +37,95 @@ export interface ServerOptions {
   handler?: HandlerOptions;
   /** How often the server looks whether a rebuild swapped the build behind distDir (default 1000 ms). */
   releaseCheckMs?: number;
+  /** Time a client has to send the request line and headers (default 10 s); then 408 and the socket closes. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send its whole request (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Sockets open at once (default 1024); further connections are closed on arrival. */
+  maxConnections?: number;
+}
+
+/**
+ * Limits against slow or greedy clients (slowloris and the like): `headersTimeout`
+ * bounds the time to send the headers, `requestTimeout` the whole request (the
+ * response is not limited), `maxConnections` the sockets held open at once. Behind
+ * a reverse proxy these only meet the proxy; see the README (Node server).
+ */
+export const SERVER_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1024 } as const;
+
+/** What the server itself refuses, before a request reaches the handler or the files. */
+const refusals = {
+  badHost: 'The Host header is missing, repeated or not a valid host[:port].',
+  badTarget: 'The request target is not a path (or an absolute http URL).',
+  badPath: 'The request path contains a backslash or invalid percent-encoding.',
+  badRequest: 'The request could not be parsed as HTTP/1.1.',
+  timeout: 'The request was not received in time.',
+  headersTooLarge: 'The request headers are too large.',
+};
+/** host, IPv4 or [IPv6], with an optional port (RFC 9110 §7.2; no user info, no spaces). */
+const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
+
+function validHost(host: string): boolean {
+  const m = VALID_HOST.exec(host);
+  if (!m || (m[1] !== undefined && Number(m[1]) > 65535)) return false;
+  try {
+    return new URL(`http://${host}/`).host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `/api` and below, as the handler will see the path (dot segments resolved). */
+function isApiPath(path: string): boolean {
+  let normal = path;
+  try {
+    normal = new URL(`http://h${path}`).pathname;
+  } catch {
+    // keep the raw path
+  }
+  return normal === '/api' || normal.startsWith('/api/');
+}
+
+/**
+ * Checks the request target and Host header, and brings an absolute-form target
+ * (`GET http://host/path`) to origin form with its authority as Host (RFC 9112 §3.2.2).
+ * Returns the path to route by, or the message of a 400.
+ */
+function admit(req: IncomingMessage): { path: string } | { refuse: string } {
+  let url = req.url ?? '';
+  if (/^https?:\/\//i.test(url)) {
+    let absolute: URL;
+    try {
+      absolute = new URL(url);
+    } catch {
+      return { refuse: refusals.badTarget };
+    }
+    if (!validHost(absolute.host)) return { refuse: refusals.badHost };
+    req.url = url = `${absolute.pathname}${absolute.search}`;
+    req.headers.host = absolute.host;
+  } else {
+    if (url === '*' && req.method === 'OPTIONS') return { path: '*' };
+    if (!url.startsWith('/')) return { refuse: refusals.badTarget };
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'host') hosts++;
+    const host = req.headers.host;
+    if (hosts > 1 || (host === undefined ? req.httpVersionMinor >= 1 || req.httpVersionMajor > 1 : !validHost(host))) return { refuse: refusals.badHost };
+  }
+  const q = url.indexOf('?');
+  return { path: q === -1 ? url : url.slice(0, q) };
+}
+
+/** A JSON error written straight to a socket (no request object exists), then the socket is closed. */
+function refuseRaw(socket: Duplex, status: number, reason: string, error: ApiError): void {
+  const headers = errorResponse(error, status === 405 ? {} : { 'Cache-Control': 'no-store' }).headers;
+  let head = `HTTP/1.1 ${status} ${reason}\r\n`;
+  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
+  socket.end(`${head}Connection: close\r\n\r\n${JSON.stringify(error.body)}`);
+}
+
+function methodNotAllowed(method: string | undefined): ApiError {
+  return new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(method && TOKEN.test(method) ? method : 'this'));
 }
 
 const MIN_COMPRESS = 1024;
@@ -121,7 +211,10 @@ export function createServer(options: ServerOptions): Server {
       return dispatch(request);
     },
     {
+      // Requests the handler refuses to build a URL from (a bad Host, a backslash): the client's fault.
+      hostname: 'localhost',
       errorHandler: (error) => {
+        if (error instanceof RequestError) return errorResponse(new ApiError(400, 'bad_request', refusals.badPath));
         logError(`[server] ${error instanceof Error ? error.message : String(error)}`);
         return errorResponse(new ApiError(500, 'internal', messages.unexpected));
       },
@@ -137,15 +230,34 @@ export function createServer(options: ServerOptions): Server {
     return handleMcp(request, releases.current().handler, new URL(request.url).origin);
   });
 
-  return createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+  const limits = {
+    headersTimeout: options.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
+  };
+  // Host is checked below, so a missing one gets a JSON 400 rather than Node's empty one.
+  const server = createHttpServer({ ...limits, requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
     const start = performance.now();
+    const target = req.url;
     if (log) {
-      res.once('close', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
+      res.once('close', () => log(`${req.method} ${target} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
     }
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
-    if (pathname === '/api' || pathname.startsWith('/api/')) {
+    const admitted = admit(req);
+    if ('refuse' in admitted) {
+      // Not cached: a shared cache keyed by path alone must not hand this to good clients.
+      void writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' });
+      return;
+    }
+    const pathname = admitted.path;
+    if (pathname === '*') {
+      res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS' });
+      res.end();
+      return;
+    }
+    if (isApiPath(pathname)) {
+      if (pathname.includes('\\') || !decodable(pathname)) {
+        void writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' });
+        return;
+      }
       void api(req, res);
       return;
     }
@@ -162,6 +274,42 @@ export function createServer(options: ServerOptions): Server {
       }
     });
   });
+  server.headersTimeout = limits.headersTimeout;
+  server.requestTimeout = limits.requestTimeout;
+  server.maxConnections = options.maxConnections ?? SERVER_LIMITS.maxConnections;
+
+  // CONNECT (no proxying here) and methods Node's parser does not know (`FOO`): 405, then close.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    log?.(`${req.method} ${req.url} 405`);
+    refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(req.method));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'HPE_INVALID_METHOD') {
+      const method = error.rawPacket?.toString('latin1').split(/[ \r\n]/, 1)[0];
+      refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(method));
+    } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      refuseRaw(socket, 408, 'Request Timeout', new ApiError(400, 'bad_request', refusals.timeout));
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+      refuseRaw(socket, 431, 'Request Header Fields Too Large', new ApiError(400, 'bad_request', refusals.headersTooLarge));
+    } else {
+      refuseRaw(socket, 400, 'Bad Request', new ApiError(400, 'bad_request', refusals.badRequest));
+    }
+  });
+  return server;
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface RunningServer {
