@@ -205,7 +205,11 @@ export function createServer(options: ServerOptions): Server {
           return errorResponse(error, rate.headers);
         }
         const res = await dispatch(request);
-        for (const [name, value] of Object.entries(rate.headers)) res.headers.set(name, value);
+        // A shared cache (a CDN, nginx proxy_cache) would replay one client's remaining quota to
+        // everyone: answers it may store carry only the policy, the same for all; the quota left
+        // (RateLimit) goes only on answers no cache keeps (429, no-store).
+        const shared = /\bpublic\b/.test(res.headers.get('cache-control') ?? '');
+        for (const [name, value] of Object.entries(rate.headers)) if (!shared || name.toLowerCase() === 'ratelimit-policy') res.headers.set(name, value);
         return res;
       }
       return dispatch(request);
