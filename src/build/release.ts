@@ -75,3 +75,13 @@ export async function prune(outDir: string, keep: Set<string>): Promise<void> {
     if (entry.startsWith(prefix) && (pid === process.pid || !alive(pid))) await rm(join(parent, entry), { force: true });
   }
 }
+
+/** Stage folders (`.dist.stage-<pid>`) of builds that were killed before they could clean up. */
+export async function removeStaleStages(outDir: string): Promise<void> {
+  const parent = dirname(outDir);
+  const prefix = `.${basename(outDir)}.stage-`;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)/.exec(name.slice(prefix.length))?.[1]);
+    if (name.startsWith(prefix) && (pid === process.pid || !alive(pid))) await rm(join(parent, name), { recursive: true, force: true });
+  }
+}

@@ -3,7 +3,7 @@
  * Everything is written into a stage folder beside the output; only a finished
  * build replaces the output (data-and-rules §1.5).
  */
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
@@ -26,7 +26,7 @@ import type { MonthFacts } from '../core/gate.ts';
 import { writeMonthViews } from './month-profiles.ts';
 import { hostFiles } from './host-config.ts';
 import { moveDir } from './move-dir.ts';
-import { publish, type ReleaseStep } from './release.ts';
+import { publish, removeStaleStages, type ReleaseStep } from './release.ts';
 import { JsonWriter } from './write-json.ts';
 
 export interface BuildOptions {
@@ -63,24 +63,6 @@ export interface BuildResult {
   report: BuildReport;
   seconds: number;
   cacheHits: number;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Stage folders of builds that were killed before they could clean up. */
-async function removeStaleStages(outDir: string): Promise<void> {
-  const prefix = `.${basename(outDir)}.stage-`;
-  for (const name of await readdir(dirname(outDir)).catch(() => [] as string[])) {
-    const pid = Number(/^(\d+)/.exec(name.slice(prefix.length))?.[1]);
-    if (name.startsWith(prefix) && (pid === process.pid || !alive(pid))) await rm(join(dirname(outDir), name), { recursive: true, force: true });
-  }
 }
 
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
