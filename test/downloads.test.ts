@@ -4,16 +4,20 @@
  * is what its manifest says (bytes, rows, SHA-256).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
-import { LEADERBOARD_COLUMNS } from '../src/build/downloads.ts';
+import { LEADERBOARD_COLUMNS, loadDataset } from '../src/build/downloads.ts';
+import { DataError } from '../src/core/data-error.ts';
+import { DEFAULT_DATASET } from '../src/core/schemas/dataset.ts';
+import { viewPaths, type MetaView, type SearchRankingsView } from '../src/core/views/layout.ts';
+import { startServer } from '../src/server/index.ts';
 import { CompanyProfileSchema, IndexResponseSchema, RankingsResponseSchema } from '../src/core/schemas/responses.ts';
-import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/server/fs-store.ts';
 import { builtDist } from './lib/dist.ts';
 
@@ -98,5 +102,83 @@ describe('bulk downloads', () => {
       const code = meta.countries.find((c) => c.name === p.country)!.code;
       expect(await api(`/api/v1/company/${p.slug}?country=${code}`)).toEqual(p);
     }
+  });
+});
+
+describe('bulk downloads, every row', () => {
+  it('every month\'s CSV equals the API\'s leaderboards, every page of every context', async () => {
+    for (const month of meta.months) {
+      const csv = Papa.parse<Record<string, string>>(gunzipSync(file(`downloads/${month}/leaderboards.csv.gz`)).toString('utf8'), { header: true, skipEmptyLines: true });
+      expect(csv.errors, month).toEqual([]);
+      const got = csv.data.map((r) => [r.country_code, r.leaderboard, Number(r.rank), r.slug, Number(r.visibility_score), Number(r.mention_count), r.previous_rank === '' ? null : Number(r.previous_rank)]);
+      const want: unknown[][] = [];
+      const seen = new Set<string>();
+      for (const r of csv.data) {
+        const key = `${r.country_code}/${r.leaderboard}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        for (let page = 1, pages = 1; page <= pages; page++) {
+          const body = RankingsResponseSchema.parse(await api(`/api/v1/rankings?country=${r.country_code}&industry=${r.leaderboard}&month=${month}&limit=100&page=${page}`));
+          pages = body.totalPages;
+          for (const e of body.rankings) want.push([r.country_code, r.leaderboard, e.rank, e.slug, e.visibilityScore, e.mentionCount, e.previousRank]);
+        }
+      }
+      expect(seen.size, month).toBe(Object.values(meta.boards[month]!).reduce((n, industries) => n + industries.length + 1, 0));
+      expect(got, month).toEqual(want);
+    }
+  }, 120_000);
+
+  it('the current month\'s NDJSON holds every profile once, each equal to the API\'s', async () => {
+    const rankings = JSON.parse(file(viewPaths.searchRankings()).toString()) as SearchRankingsView;
+    const wanted = Object.entries(rankings.companies).flatMap(([slug, c]) => Object.keys(c.rankings).map((code) => `${slug}/${code}`));
+    const lines = gunzipSync(file(`downloads/${meta.month}/profiles.ndjson.gz`)).toString('utf8').split('\n').filter(Boolean);
+    const keys: string[] = [];
+    for (const line of lines) {
+      const p = JSON.parse(line) as { slug: string; country: string };
+      const code = meta.countries.find((c) => c.name === p.country)!.code;
+      keys.push(`${p.slug}/${code}`);
+      expect(await api(`/api/v1/company/${p.slug}?country=${code}`)).toEqual(p);
+    }
+    expect(keys.length).toBe(new Set(keys).size);
+    expect(keys.sort()).toEqual(wanted.sort());
+  }, 120_000);
+
+  it('the Node server serves the files as they are (application/gzip, not re-encoded) and the manifest', async () => {
+    const running = await startServer({ distDir: dist, port: 0, rateLimitPerMinute: 0, log: null });
+    try {
+      const m = JSON.parse(file(`downloads/${meta.month}/manifest.json`).toString()) as Manifest;
+      for (const f of m.files) {
+        const res = await fetch(`${running.url}${f.path}`, { headers: { 'accept-encoding': 'gzip, br' } });
+        expect(res.status, f.path).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/gzip');
+        expect(res.headers.get('content-encoding')).toBeNull();
+        expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).toBe(f.sha256);
+      }
+      const res = await fetch(`${running.url}/downloads/manifest.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(JSON.parse(file('downloads/manifest.json').toString()));
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('dataset.json', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'evi-dataset-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('falls back to the defaults the README states when the data folder has none', async () => {
+    expect(await loadDataset(tmp)).toEqual(DEFAULT_DATASET);
+    expect(DEFAULT_DATASET.license.name).toBe('CC BY 4.0');
+  });
+
+  it('is read, and a bad one is a data error naming the file', async () => {
+    const dir = mkdtempSync(join(tmp, 'd-'));
+    writeFileSync(join(dir, 'dataset.json'), JSON.stringify({ license: { name: 'ODbL 1.0', url: 'https://opendatacommons.org/licenses/odbl/1-0/' }, citation: 'Cite {name} ({month})' }));
+    expect((await loadDataset(dir)).license.name).toBe('ODbL 1.0');
+    writeFileSync(join(dir, 'dataset.json'), JSON.stringify({ license: { name: 'X', url: 'not a url' }, citation: 'c' }));
+    await expect(loadDataset(dir)).rejects.toBeInstanceOf(DataError);
+    writeFileSync(join(dir, 'dataset.json'), '{"license":');
+    await expect(loadDataset(dir)).rejects.toThrow(/dataset\.json.*not valid JSON/s);
   });
 });
