@@ -148,7 +148,7 @@ describe('company views (data-and-rules §4)', () => {
     expect(p.themes).toEqual({ Inclusion: { rank: 6, score: 0 }, Leadership: { rank: 1, score: 50 } });
     expect(v.profiles.gb!.apiUrl).toBe('https://evi.example/api/v1/company/kestrel-aerospace-group?country=gb');
     expect(p.summary).toBe(
-      'Kestrel Aerospace Group ranks 2nd of 6 Aerospace employers in the United States in 2026-03, with a Visibility Score of 25: AI assistants named it in 1 of 4 model-and-theme combinations. Across all industries it ranks 2nd of 7 in the United States. That is 1 place down from 2026-02.',
+      'Kestrel Aerospace Group ranks 2nd of 6 Aerospace employers in the United States in 2026-03, with a Visibility Score of 25: AI assistants named it in 1 of 4 model-and-theme combinations. Its industry rank fell 1 place, from 1st in 2026-02. Across all industries it ranks 2nd of 7 in the United States.',
     );
   });
 

@@ -9,6 +9,7 @@ import { compareKeys, compareNames } from '../text.ts';
 import { MODEL_NAMES } from '../aggregate.ts';
 import { OVERALL, OVERALL_LABEL, type BoardRow, type BoardView, type CompanyView, type MetaView, type SearchDoc, type SearchRankingsView } from './layout.ts';
 import { leadersBody, methodologyShort, profileUrl, rankingsBody } from './shape.ts';
+import { profileSummary } from './summary.ts';
 
 export const SERVICE_NAME = 'Employer Visibility Index';
 export const METHODOLOGY_VERSION = '1.0';
@@ -22,11 +23,6 @@ export interface SiteInput {
   themes: string[];
   researchModels: string[];
 }
-
-const ordinal = (n: number) => {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${s}`;
-};
 
 /** Leaderboards of month `i`, industry boards then the overall one, per country. */
 export function* boardViews(input: SiteInput, i: number): Generator<{ country: string; industry: string; view: BoardView }> {
@@ -103,20 +99,6 @@ function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>
 
 const name = (reg: Registry, code: string) => reg.countries.find((c) => c.code === code)!.name;
 
-// "in the United States", "in the Netherlands", but "in France".
-const inCountry = (country: string) => `in ${/^(United |Netherlands$|Philippines$|Czech Republic$)/.test(country) ? 'the ' : ''}${country}`;
-
-function summary(p: Omit<CompanyProfile, 'summary' | 'methodology'>, hits: number, k: number): string {
-  const first = `${p.company} ranks ${ordinal(p.industryRank)} of ${p.totalCompaniesInIndustry} ${p.industry} employers ${inCountry(p.country)} in ${p.month}, with a Visibility Score of ${p.visibilityScore}: AI assistants named it in ${hits} of ${k} model-and-theme combinations.`;
-  const prev = p.history.length > 1 ? p.history[p.history.length - 2]! : null;
-  const moved = prev
-    ? prev.rank === p.industryRank
-      ? ` Its industry rank is unchanged since ${prev.month}.`
-      : ` That is ${Math.abs(prev.rank - p.industryRank)} place${Math.abs(prev.rank - p.industryRank) === 1 ? '' : 's'} ${prev.rank > p.industryRank ? 'up' : 'down'} from ${prev.month}.`
-    : '';
-  return `${first} Across all industries it ranks ${ordinal(p.overallRank)} of ${p.totalCompaniesInCountry} ${inCountry(p.country)}.${moved}`;
-}
-
 /** Company views (current month), in slug order. */
 export function* companyViews(input: SiteInput, meta: MetaView): Generator<CompanyView> {
   const { registry: reg, results } = input;
@@ -175,7 +157,7 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
           profileUrl: profileUrl(meta, c.slug),
           apiUrl: `${meta.siteUrl}/api/v1/company/${c.slug}${code === def ? '' : `?country=${code}`}`,
         };
-        view.profiles[code] = { ...base, summary: summary(base, b.hits[p]!, b.k), methodology };
+        view.profiles[code] = { ...base, summary: profileSummary(base, b.hits[p]!, b.k, results.length > 1 ? results[results.length - 2]!.month : null), methodology };
       }
     }
     yield view;
