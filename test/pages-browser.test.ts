@@ -90,6 +90,36 @@ describe.skipIf(!hasChromium)('pages at every width, in both themes', () => {
         await context.close();
       });
 
+  it('1440 px: nothing overflows either', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    for (const p of pages) {
+      await page.goto(`${server.url}${p.path}`);
+      expect(await page.evaluate(overflow), p.path).toEqual({ excess: 0, culprits: [] });
+    }
+    await context.close();
+  });
+
+  it('/api-docs/: sticky contents sidebar when wide, identifiers on one line, copy buttons that copy', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/api-docs/`);
+    expect(await page.locator('nav.docs-nav').evaluate((n) => getComputedStyle(n).position)).toBe('sticky');
+    // A parameter name such as "country" is never split over two lines.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('td code')].filter((c) => c.getClientRects().length > 1 || c.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(c).fontSize)).map((c) => c.textContent),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td code').count()).toBeGreaterThan(5);
+    const block = page.locator('.pre-wrap').first();
+    await block.locator('button.copy').click();
+    await expect.poll(() => block.locator('button.copy').innerText()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await block.locator('pre').innerText());
+    await context.close();
+  });
+
   it('at 320 px: no overflow, and chart text is at least 12 px as rendered', async () => {
     const context = await browser.newContext({ viewport: { width: 320, height: 800 } });
     const page = await context.newPage();
