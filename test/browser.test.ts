@@ -1,7 +1,7 @@
 /**
  * The pages in a real browser: Debian's Chromium driven by playwright-core (no
- * browser is ever downloaded). Docs -> #methodology -> search with a typo ->
- * profile with its SVG chart, no console error, AA text contrast as rendered,
+ * browser is ever downloaded). Docs -> #methodology -> search with a typo, chosen
+ * with the keyboard -> profile with its SVG chart, no console error, AA text contrast as rendered,
  * and the same pages readable with JavaScript off. Screenshots: test-output/.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -102,21 +102,35 @@ describe.skipIf(!hasChromium)('the site in Chromium', () => {
     const input = page.getByLabel('Find a company');
     await input.scrollIntoViewIfNeeded();
     await input.pressSequentially(typo, { delay: 15 });
-    const first = page.locator('[data-search-results] a').first();
-    await first.waitFor();
-    expect(await first.getAttribute('href')).toBe(`/company/${meta.examples.company}/`);
+    // ARIA combobox: options show industry, country, score and rank; arrows and Enter choose.
+    const first = page.locator('[data-search-results] [role="option"]').first();
+    // Results of a shorter prefix may show while typing; wait for those of the whole query.
+    await page.waitForFunction((href) => document.querySelector('[data-search-results] [role="option"]')?.getAttribute('data-href') === href, `/company/${meta.examples.company}/`);
+    expect(await input.getAttribute('aria-expanded')).toBe('true');
+    expect(await first.getAttribute('data-href')).toBe(`/company/${meta.examples.company}/`);
+    expect(await first.locator('.info').innerText()).toMatch(/^.+ · .+ · score [\d.]+ · rank \d+ of \d+ in industry$/);
     expect(await page.locator('[data-search-status]').innerText()).toMatch(/found/);
+    await input.press('ArrowDown');
+    expect(await input.getAttribute('aria-activedescendant')).toBe(await first.getAttribute('id'));
+    expect(await first.getAttribute('aria-selected')).toBe('true');
     await page.locator('form[data-search]').screenshot({ path: join(SHOTS, 'search.png') });
+    await input.press('Escape');
+    expect(await input.getAttribute('aria-expanded')).toBe('false');
+    await input.press('ArrowDown');
+    expect(await input.getAttribute('aria-expanded')).toBe('true');
 
-    await first.click();
+    await input.press('Enter');
     await page.waitForURL(`**/company/${meta.examples.company}/`);
     expect(await page.locator('h1').innerText()).toBe(name);
     const chart = page.locator('figure.chart svg').first();
     await chart.scrollIntoViewIfNeeded();
-    const d = await chart.locator('path').getAttribute('d');
+    const d = await chart.locator('path.score').getAttribute('d');
     expect(d).toMatch(/^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)+/);
-    expect(await chart.locator('circle').count()).toBeGreaterThan(1);
-    const box = await chart.locator('path').boundingBox();
+    expect(await chart.locator('path.rank').getAttribute('d')).toMatch(/^M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)+/);
+    expect(await chart.locator('title').textContent()).toMatch(/Visibility Score and rank in /);
+    expect(await chart.locator('desc').textContent()).toMatch(/Last change|Only one month/);
+    expect(await chart.locator('circle.score-dot, .score-dot circle').count()).toBeGreaterThan(1);
+    const box = await chart.locator('path.score').boundingBox();
     expect(box!.width).toBeGreaterThan(100);
     await chart.screenshot({ path: join(SHOTS, 'chart.png') });
     expect(await page.evaluate(contrastFailures)).toEqual([]);

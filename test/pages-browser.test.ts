@@ -1,0 +1,140 @@
+/**
+ * Every page a person lands on, in Debian's Chromium driven by playwright-core (no
+ * browser is downloaded): axe-core finds no violation, and nothing overflows
+ * horizontally, on the home page, /api-docs/, two profiles (one with several
+ * countries) and two leaderboards, at 390 px and 1280 px, in the light and the dark theme. Chart text
+ * stays at least 12 px as rendered, down to 320 px. Screenshots: test-output/pages/.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import type { MetaView } from '../src/core/views/layout.ts';
+import { ROOT, buildSite } from './lib/build-once.ts';
+import { serveSite } from './lib/static-server.ts';
+import type { SiteServer } from './lib/static-server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const SHOTS = join(ROOT, 'test-output', 'pages');
+const hasChromium = existsSync(CHROMIUM);
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeResult { violations: { id: string; impact: string; nodes: { target: unknown[] }[] }[] }
+
+/** Runs in the page: how far the document is wider than the viewport, and the widest culprits. */
+function overflow(): { excess: number; culprits: string[] } {
+  const vw = document.documentElement.clientWidth;
+  const culprits: string[] = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > vw + 1 && !el.closest('.table-wrap, pre')) culprits.push(`${el.tagName.toLowerCase()}.${el.className}: ${Math.round(r.right)}`);
+  }
+  return { excess: document.documentElement.scrollWidth - vw, culprits: culprits.slice(0, 5) };
+}
+
+describe.skipIf(!hasChromium)('pages at every width, in both themes', () => {
+  let browser: Browser;
+  let server: SiteServer;
+  let pages: { name: string; path: string }[];
+
+  beforeAll(async () => {
+    const dist = await buildSite();
+    const meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
+    // A profile with several countries: the one whose page has the overview table.
+    const multi = readdirSync(join(dist, 'company')).find((slug) => {
+      const f = join(dist, 'company', slug, 'index.html');
+      return existsSync(f) && readFileSync(f, 'utf8').includes('aria-label="Overview by country"');
+    });
+    expect(multi).toBeDefined();
+    const country = Object.keys(meta.boards[meta.month]!).sort()[0]!;
+    const industry = meta.boards[meta.month]![country]![0]!;
+    pages = [
+      { name: 'home', path: '/' },
+      { name: 'api-docs', path: '/api-docs/' },
+      { name: 'profile', path: `/company/${meta.examples.company}/` },
+      { name: 'profile-multi', path: `/company/${multi}/` },
+      { name: 'leaderboard', path: `/leaderboards/${country}/all/` },
+      { name: 'leaderboard-industry', path: `/leaderboards/${country}/${industry}/` },
+    ];
+    server = await serveSite(dist);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const theme of ['light', 'dark'] as const)
+    for (const width of [390, 1280])
+      it(`${theme}, ${width} px: axe finds no violation and nothing overflows`, async () => {
+        const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
+        const page: Page = await context.newPage();
+        for (const p of pages) {
+          await page.goto(`${server.url}${p.path}`);
+          // The theme is applied by CSS alone: the first paint already has the dark background.
+          const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+          expect(bg, p.path).toBe(theme === 'dark' ? 'rgb(20, 23, 28)' : 'rgb(255, 255, 255)');
+          // Open the history tables, so that axe checks them too.
+          await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+          expect(await page.evaluate(overflow), `${p.path} at ${width}`).toEqual({ excess: 0, culprits: [] });
+          await page.addScriptTag({ content: AXE });
+          const result = (await page.evaluate(() => (window as unknown as { axe: { run: (c: Document, o: object) => Promise<unknown> } }).axe.run(document, { resultTypes: ['violations'] }))) as AxeResult;
+          const found = result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(' ')}`);
+          expect(found, `${p.path} ${theme} ${width}`).toEqual([]);
+          await page.screenshot({ path: join(SHOTS, `${p.name}-${width}-${theme}.png`), fullPage: true });
+        }
+        await context.close();
+      });
+
+  it('1440 px: nothing overflows either', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    for (const p of pages) {
+      await page.goto(`${server.url}${p.path}`);
+      expect(await page.evaluate(overflow), p.path).toEqual({ excess: 0, culprits: [] });
+    }
+    await context.close();
+  });
+
+  it('/api-docs/: sticky contents sidebar when wide, identifiers on one line, copy buttons that copy', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/api-docs/`);
+    expect(await page.locator('nav.docs-nav').evaluate((n) => getComputedStyle(n).position)).toBe('sticky');
+    // A parameter name such as "country" is never split over two lines.
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('td code')].filter((c) => c.getClientRects().length > 1 || c.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(c).fontSize)).map((c) => c.textContent),
+    );
+    expect(broken).toEqual([]);
+    expect(await page.locator('td code').count()).toBeGreaterThan(5);
+    const block = page.locator('.pre-wrap').first();
+    await block.locator('button.copy').click();
+    await expect.poll(() => block.locator('button.copy').innerText()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await block.locator('pre').innerText());
+    await context.close();
+  });
+
+  it('at 320 px: no overflow, and chart text is at least 12 px as rendered', async () => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 800 } });
+    const page = await context.newPage();
+    for (const p of pages) {
+      await page.goto(`${server.url}${p.path}`);
+      expect(await page.evaluate(overflow), p.path).toEqual({ excess: 0, culprits: [] });
+    }
+    await page.goto(`${server.url}${pages[2]!.path}`);
+    // Rendered size: the font size in SVG units times the SVG's scale on screen.
+    const sizes = await page.evaluate(() =>
+      [...document.querySelectorAll<SVGTextElement>('figure.chart svg text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM()!.a),
+    );
+    expect(sizes.length).toBeGreaterThan(5);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(12);
+    await page.screenshot({ path: join(SHOTS, 'profile-320.png'), fullPage: true });
+    await context.close();
+  });
+});
