@@ -4,10 +4,13 @@
  * and Host headers get a JSON 400 (never 500), unknown methods and CONNECT a 405,
  * build internals are not served.
  */
-import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer as createTcpServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
-import { startServer } from '../src/server/index.ts';
+import { SERVER_LIMITS, startServer } from '../src/server/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
 import { builtDist } from './lib/dist.ts';
 
@@ -185,4 +188,64 @@ describe('build internals are not served', () => {
     expect((await request('GET /views/search-index.json HTTP/1.1')).status).toBe(200);
     expect((await request('GET /api/v1/health HTTP/1.1')).status).toBe(200);
   });
+});
+
+describe('limits against slow and greedy clients', () => {
+  it('headers and request timeouts and a connection cap are set', () => {
+    expect(running.server.headersTimeout).toBe(SERVER_LIMITS.headersTimeoutMs);
+    expect(running.server.requestTimeout).toBe(SERVER_LIMITS.requestTimeoutMs);
+    expect(running.server.maxConnections).toBe(SERVER_LIMITS.maxConnections);
+    expect(SERVER_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(SERVER_LIMITS.requestTimeoutMs);
+  });
+
+  it('a client that never finishes its headers gets a JSON 408 and is closed', async () => {
+    const slow = await startServer({ distDir: dist, port: 0, log: null, headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    try {
+      const res = await new Promise<string>((ok, fail) => {
+        const socket = connect(Number(new URL(slow.url).port), '127.0.0.1', () => socket.write('GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n'));
+        let data = '';
+        const timer = setTimeout(() => fail(new Error('still open after 5 s')), 5000);
+        socket.on('data', (c: Buffer) => (data += c.toString()));
+        socket.on('error', () => {});
+        socket.on('close', () => {
+          clearTimeout(timer);
+          ok(data);
+        });
+      });
+      expect(res).toMatch(/^HTTP\/1\.1 408 /);
+      expect(res).toContain('"error":"bad_request"');
+    } finally {
+      await slow.close(100);
+    }
+  });
+});
+
+describe('npm run serve on a port already in use', () => {
+  it('prints one line naming the port and PORT, and exits 1 without a stack trace', async () => {
+    const blocker = createTcpServer();
+    await new Promise<void>((ok) => blocker.listen(0, '127.0.0.1', ok));
+    const busy = (blocker.address() as AddressInfo).port;
+    try {
+      const root = resolve(import.meta.dirname, '..');
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+        cwd: root,
+        env: { ...process.env, PORT: String(busy), HOST: '127.0.0.1', DIST_DIR: dist },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      const code = await new Promise<number | null>((ok) => child.once('exit', ok));
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      const lines = err.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`Port ${busy} is already in use`);
+      expect(lines[0]).toContain('PORT');
+      expect(err).not.toMatch(/\n\s+at |Error:/);
+    } finally {
+      await new Promise((ok) => blocker.close(ok));
+    }
+  }, 60_000);
 });

@@ -30,12 +30,21 @@ if (!existsSync(join(distDir, 'views', 'meta.json'))) {
   process.exit(1);
 }
 
+const port = integer('PORT', 4321);
+const host = process.env.HOST?.trim() || '127.0.0.1';
 const running = await startServer({
   distDir,
-  port: integer('PORT', 4321),
-  host: process.env.HOST?.trim() || '127.0.0.1',
+  port,
+  host,
   rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60),
   trustProxy: trustProxy(),
+}).catch((error: NodeJS.ErrnoException) => {
+  // One line the operator can act on, no stack trace.
+  if (error.code === 'EADDRINUSE') console.error(`Port ${port} is already in use on ${host}: stop what holds it, or set PORT to another port (e.g. PORT=${port === 65535 ? 4321 : port + 1} npm run serve).`);
+  else if (error.code === 'EACCES') console.error(`No permission to listen on port ${port} on ${host}: set PORT to a port above 1023.`);
+  else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') console.error(`Cannot listen on ${host}: set HOST to an address of this machine (e.g. 127.0.0.1 or 0.0.0.0).`);
+  else console.error(`Cannot listen on ${host}:${port}: ${error.message}`);
+  process.exit(1);
 });
 console.log(`Serving ${distDir} at ${running.url} (API at ${running.url}/api/v1)`);
 
