@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
 import { SERVER_LIMITS, startServer } from '../src/server/index.ts';
 import type { RunningServer } from '../src/server/index.ts';
+import { RateLimiter, clientKey } from '../src/server/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
 
 let dist: string;
@@ -248,4 +249,44 @@ describe('npm run serve on a port already in use', () => {
       await new Promise((ok) => blocker.close(ok));
     }
   }, 60_000);
+});
+
+describe('rate limiter: one client per IPv4 address or IPv6 /64, a bounded table', () => {
+  const hex = (n: number) => n.toString(16);
+
+  it('every spelling of an address is one client', () => {
+    for (const same of [
+      ['1.2.3.4', '::ffff:1.2.3.4', '::FFFF:1.2.3.4', '::ffff:102:304', '0:0:0:0:0:ffff:0102:0304', '[::ffff:1.2.3.4]:443', '1.2.3.4:8080'],
+      ['2001:db8::1', '2001:0DB8:0000:0000:0000:0000:0000:0001', '2001:db8:0:0:ffff::', '[2001:DB8::abcd]:443', '2001:db8::1%eth0'],
+    ]) {
+      expect(new Set(same.map(clientKey)), same.join(' ')).toHaveProperty('size', 1);
+    }
+    expect(clientKey('2001:db8:0:1::1')).not.toBe(clientKey('2001:db8:0:0::1'));
+    expect(clientKey('1.2.3.4')).not.toBe(clientKey('1.2.3.5'));
+  });
+
+  it('600,000 distinct addresses of one /64 count as ONE client', () => {
+    const limiter = new RateLimiter({ limit: 60, now: () => 1_000_000 });
+    let allowed = 0;
+    for (let i = 0; i < 600_000; i++) {
+      const spelling = i % 3 === 0 ? '2001:0DB8:00AB:0001' : i % 3 === 1 ? '2001:db8:ab:1' : '2001:db8:AB:01';
+      if (limiter.check(`${spelling}:${hex(i >>> 16)}:${hex(i & 0xffff)}:${hex(i % 7)}:${hex(i % 65_521)}`).allowed) allowed++;
+    }
+    expect(limiter.size).toBe(1);
+    expect(allowed).toBe(60);
+  });
+
+  it('600,000 distinct /64s keep the table at its bound, the oldest forgotten first', () => {
+    const limiter = new RateLimiter({ limit: 60, maxClients: 100_000, now: () => 1_000_000 });
+    for (let i = 0; i < 600_000; i++) {
+      limiter.check(`2001:db8:${hex(i >>> 16)}:${hex(i & 0xffff)}::1`);
+      if (i % 100_000 === 99_999) expect(limiter.size).toBe(100_000);
+    }
+    expect(limiter.size).toBe(100_000);
+    // The newest client is remembered (1 of 60 used), the first one was evicted (fresh again).
+    const last = 599_999;
+    expect(limiter.check(`2001:db8:${hex(last >>> 16)}:${hex(last & 0xffff)}::2`).remaining).toBe(58);
+    expect(limiter.check('2001:db8:0:0::2').remaining).toBe(59);
+    expect(limiter.size).toBe(100_000);
+  });
 });

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
  * (the `trustedProxies`-th `X-Forwarded-For` entry from the right).
  */
 export function clientAddress(incoming: IncomingMessage, trustedProxies = 0): string {
-  const peer = (incoming.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  // Any spelling: the rate limiter normalises (IPv4-mapped, case, /64) through clientKey.
+  const peer = incoming.socket.remoteAddress ?? 'unknown';
   if (trustedProxies <= 0) return peer;
   const header = incoming.headers['x-forwarded-for'];
   const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim()).filter(Boolean);
