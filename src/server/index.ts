@@ -251,7 +251,7 @@ export function createServer(options: ServerOptions): Server {
     const admitted = admit(req);
     if ('refuse' in admitted) {
       // Not cached: a shared cache keyed by path alone must not hand this to good clients.
-      void writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' });
+      writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' }).catch(() => res.destroy());
       return;
     }
     const pathname = admitted.path;
@@ -262,7 +262,7 @@ export function createServer(options: ServerOptions): Server {
     }
     if (isApiPath(pathname)) {
       if (pathname.includes('\\') || !decodable(pathname)) {
-        void writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' });
+        writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' }).catch(() => res.destroy());
         return;
       }
       void api(req, res);
