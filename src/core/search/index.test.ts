@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
-import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+import { betterOutside, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
   { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
@@ -45,12 +45,12 @@ describe('searchCompanies', () => {
   it('ranks an exact alias first, above a longer name it prefixes', () => {
     const hits = searchCompanies(index, 'Kestrel Aero');
     expect(hits.map((h) => h.slug)).toEqual(['kestrel-aerospace-group', 'kestrel-aero-parts']);
-    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero' });
+    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 });
     expect(hits[1]!.score).toBeLessThan(0.99);
   });
 
   it('scores an exact name 1 and reports what matched', () => {
-    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works' }]);
+    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works', matchedOn: 'name', confidence: 1 }]);
     expect(searchCompanies(index, 'northwind traders')[0]).toMatchObject({ slug: 'northwind', matched: 'Northwind Traders, Inc.' });
   });
 
@@ -89,6 +89,55 @@ describe('searchCompanies', () => {
     const reversed = loadSearchIndex(buildSearchIndex([...docs].reverse()));
     expect(searchCompanies(reversed, 'cafe nord')).toEqual(hits);
     expect(searchCompanies(reversed, 'cafe nrd', { limit: 20 })).toEqual(searchCompanies(idx, 'cafe nrd', { limit: 20 }));
+  });
+
+  it.each([
+    ['Works Orbital', 'orbital-works'],
+    ['traders northwind', 'northwind'],
+    ['Generale Societe', 'societe-generale'],
+    ['aero kestrel', 'kestrel-aerospace-group'],
+    ['Gamble & Procter', 'procter-gamble'],
+    ['jobs at Orbital Works', 'orbital-works'],
+    ['Orbital Works careers', 'orbital-works'],
+    ['orbital works reviews', 'orbital-works'],
+    ['The Orbital Works', 'orbital-works'],
+    ['careers at works orbital', 'orbital-works'],
+    ['jobs at kestrelaero.example', 'kestrel-aerospace-group'],
+    ['careers.kestrelaero.example/jobs', 'kestrel-aerospace-group'],
+    ['https://jobs.northwind.example/open-roles', 'northwind'],
+    ['ProcterAndGamble', 'procter-gamble'],
+    ['jobs at Orbitl Works', 'orbital-works'],
+  ])('%j (reordered, words around the name, careers URL) finds %s first', (query, slug) => {
+    expect(top(query)).toBe(slug);
+  });
+
+  it('says what matched and how sure it is', () => {
+    const on = (q: string) => searchCompanies(index, q)[0]!;
+    expect(on('Orbital Works')).toMatchObject({ matchedOn: 'name', confidence: 1 });
+    expect(on('kestrel-aerospace-group')).toMatchObject({ matchedOn: 'name' });
+    expect(on('SocGen')).toMatchObject({ matchedOn: 'alias', matched: 'SocGen' });
+    expect(on('pg.example')).toMatchObject({ matchedOn: 'domain', matched: 'pg.example' });
+    expect(on('Kestrel Aeros')).toMatchObject({ slug: 'kestrel-aerospace-group', matchedOn: 'prefix' });
+    expect(on('Orbittal Wroks')).toMatchObject({ slug: 'orbital-works', matchedOn: 'fuzzy' });
+    expect(on('Works Orbital')).toMatchObject({ matchedOn: 'name', score: 0.94 });
+    for (const q of ['kestrel', 'orbit', 'northwnd', 'Works Orbital', 'jobs at nothing']) {
+      for (const h of searchCompanies(index, q, { limit: 20 })) {
+        expect(h.confidence).toBeGreaterThanOrEqual(0);
+        expect(h.confidence).toBeLessThanOrEqual(h.score);
+      }
+    }
+    // `Kestrel` prefixes two companies about equally: less sure than an exact name
+    expect(on('kestrel').confidence).toBeLessThan(on('kestrel').score);
+  });
+
+  it('betterOutside names a better match the filter dropped, and nothing when the filtered best is as good', () => {
+    const notOrbital = (slug: string) => slug !== 'orbital-works';
+    const hits = searchCompanies(index, 'orbital works', { filter: notOrbital });
+    expect(hits.map((h) => h.slug)).not.toContain('orbital-works');
+    expect(betterOutside(index, 'orbital works', hits)).toMatchObject({ slug: 'orbital-works', score: 1, matchedOn: 'name' });
+    const all = searchCompanies(index, 'orbital works');
+    expect(betterOutside(index, 'orbital works', all)).toBeUndefined();
+    expect(betterOutside(index, 'qqqqqqqq', [])).toBeUndefined();
   });
 
   describe('limit and filter', () => {

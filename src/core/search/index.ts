@@ -10,4 +10,4 @@
  */
 export { buildSearchIndex, type SerializedSearchIndex } from './build.ts';
 export { loadSearchIndex, type SearchIndex } from './load.ts';
-export { searchCompanies, type SearchHit, type SearchOptions } from './query.ts';
+export { betterOutside, searchCompanies, type MatchedOn, type SearchHit, type SearchOptions } from './query.ts';

@@ -1,6 +1,6 @@
 import type { SerializedSearchIndex } from './build.ts';
 import { GRAM_BITS, addGrams, newGramSet } from './grams.ts';
-import { domainLabel, foldWords, stripLegal } from './normalize.ts';
+import { domainLabel, foldWords, reorderedForm, stripLegal } from './normalize.ts';
 
 /** Key kinds, in tie-break order. */
 export const Kind = { Name: 0, Alias: 1, Slug: 2, Domain: 3 } as const;
@@ -25,7 +25,7 @@ export interface SearchIndex {
   /** Every compact and full form, sorted; with the key it belongs to. */
   readonly forms: readonly string[];
   readonly formKey: Int32Array;
-  /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped. */
+  /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped, 2 when its words are sorted (`~`). */
   readonly formExact: Uint8Array;
   /** Trigram bucket -> companies (CSR, each list in company order). */
   readonly gramStart: Uint32Array;
@@ -34,6 +34,8 @@ export interface SearchIndex {
   readonly scratch: {
     docScore: Float64Array;
     docKey: Int32Array;
+    /** What matched, a {@link MatchedOn} code. */
+    docHow: Uint8Array;
     docFilter: Int8Array;
     docs: number[];
     gramCount: Uint16Array;
@@ -65,9 +67,9 @@ class Loader {
     this.keyText = new Array<string>(maxKeys);
     this.keyCompact = new Array<string>(maxKeys);
     this.keyFull = new Array<string>(maxKeys);
-    this.entryForm = new Array<string>(2 * maxKeys);
-    this.entryKey = new Int32Array(2 * maxKeys);
-    this.entryExact = new Uint8Array(2 * maxKeys);
+    this.entryForm = new Array<string>(4 * maxKeys);
+    this.entryKey = new Int32Array(4 * maxKeys);
+    this.entryExact = new Uint8Array(4 * maxKeys);
   }
 
   startDoc(doc: number): void {
@@ -98,6 +100,11 @@ class Loader {
     if (compact !== full) {
       addGrams(full, this.docGrams);
       this.addForm(compact, key, 0);
+    }
+    // word order free: `~quill works` answers `Works Quill`
+    if (kind <= Kind.Alias) {
+      if (stripped.length >= 2) this.addForm(reorderedForm(stripped), key, 2);
+      if (words.length >= 2 && stripped.length !== words.length) this.addForm(reorderedForm(words), key, 2);
     }
   }
 
@@ -217,6 +224,7 @@ export function loadSearchIndex(data: SerializedSearchIndex): SearchIndex {
     scratch: {
       docScore: new Float64Array(count),
       docKey: new Int32Array(count),
+      docHow: new Uint8Array(count),
       docFilter: new Int8Array(count),
       docs: [],
       gramCount: new Uint16Array(count),

@@ -1,7 +1,14 @@
 import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { SearchIndex } from './load.ts';
-import { foldWords, hostOf, stripLegal } from './normalize.ts';
+import { foldWords, isNoise, reorderedForm, splitHosts, stripLegal, stripNoise } from './normalize.ts';
+
+/** What a hit matched: its name (or slug), an alias, its website, the start of a key, or a key within a few typos. */
+export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
+const MATCHED_ON: readonly MatchedOn[] = ['name', 'alias', 'domain', 'prefix', 'fuzzy'];
+const How = { Name: 0, Alias: 1, Domain: 2, Prefix: 3, Fuzzy: 4 } as const;
+/** Key kind (name, alias, slug, domain) -> what an exact match on it is reported as. */
+const HOW_OF_KIND = [How.Name, How.Alias, How.Name, How.Domain];
 
 export interface SearchHit {
   slug: string;
@@ -9,6 +16,16 @@ export interface SearchHit {
   score: number;
   /** The name, alias, slug or website the query matched. */
   matched: string;
+  /** How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix, or fuzzy (typos). */
+  matchedOn: MatchedOn;
+  /**
+   * How sure the match is, in [0, 1]: the score, lowered when another company
+   * scores almost as well. `score × min(1, 0.5 + 10 × margin)`, margin being the gap
+   * to the next company's score (no next company: margin 1). So an exact name with
+   * no rival is 1, an exact name another company shares (`Orbital` as alias and
+   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8.
+   */
+  confidence: number;
 }
 
 export interface SearchOptions {
@@ -44,6 +61,12 @@ const SWEEP_MAX = 12;
 const EXACT_SCORE = [1, 0.99, 0.98, 0.98];
 /** Equal once the legal suffix is dropped (`Northwind Traders` for `Northwind Traders, Inc.`). */
 const COMPACT_SCORE = [0.96, 0.955, 0.95, 0.95];
+/** Same words in another order (`Works Quill`): below an exact match, above any prefix or typo. */
+const REORDERED_SCORE = [0.94, 0.935, 0.93, 0.93];
+/** A host label after the first (`careers.quillworks.example`): a little below the first. */
+const LATER_LABEL = 0.99;
+/** Fuzzy matching on the query with its noise words (`jobs at`) kept only when nothing scored this well without them. */
+const RAW_FUZZY_BELOW = 0.9;
 
 function lowerBound(forms: readonly string[], value: string): number {
   let lo = 0;
@@ -56,22 +79,28 @@ function lowerBound(forms: readonly string[], value: string): number {
   return lo;
 }
 
+type Offer = (key: number, score: number, how: number) => void;
+
 /**
- * Finds companies by approximate name, alias, subsidiary, slug or website. An exact
- * (folded) name or alias match always ranks first; equal scores go to the better
- * key kind (name, alias, slug, domain), then to the smaller slug.
+ * Finds companies by approximate name, alias, subsidiary, slug or website, in any
+ * word order, with words people type around a name (`jobs at`, `careers`, `the`,
+ * a careers URL) ignored. An exact (folded) name or alias match always ranks
+ * first; equal scores go to the better key kind (name, alias, slug, domain), then
+ * to the smaller slug.
  * @example
  * searchCompanies(index, 'kestrel aero', { limit: 3, filter: (slug) => inUs.has(slug) });
- * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero' }, ...]
+ * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 }, ...]
  */
 export function searchCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): SearchHit[] {
   const asked = Math.floor(opts.limit ?? DEFAULT_LIMIT);
   const limit = Number.isNaN(asked) ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.max(1, asked));
-  const host = hostOf(query.slice(0, MAX_QUERY));
-  const words = foldWords(host);
-  if (words.length === 0) return [];
-  const full = words.join('');
-  const compact = stripLegal(words).join('');
+  const text = query.slice(0, MAX_QUERY);
+  const split = splitHosts(text);
+  // a lone domain or URL is also read as words (`amazon.com` is a name too)
+  const alone = split.hosts.length === 1 && split.rest === '';
+  const raw = foldWords(alone ? (split.hosts[0] as string) : split.rest);
+  const words = stripNoise(raw);
+  if (words.length === 0 && split.hosts.length === 0) return [];
   const filter = opts.filter;
   const s = index.scratch;
   const { forms, formKey, formExact, keyKind } = index;
@@ -90,7 +119,7 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     return ok;
   };
   let best = 0;
-  const offer = (key: number, score: number): void => {
+  const offer: Offer = (key, score, how) => {
     const doc = index.keyDoc[key] as number;
     if (!accepts(doc)) return;
     if (score > best) best = score;
@@ -99,37 +128,42 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     if (score > prev || (score === prev && (keyKind[key] as number) < (keyKind[s.docKey[doc] as number] as number))) {
       s.docScore[doc] = score;
       s.docKey[doc] = key;
+      s.docHow[doc] = how;
+    }
+  };
+  const exactly = (form: string, factor: number, kinds: readonly number[] | null): void => {
+    for (let i = lowerBound(forms, form); i < forms.length && forms[i] === form; i++) {
+      const key = formKey[i] as number;
+      const kind = keyKind[key] as number;
+      const exact = formExact[i] as number;
+      if (kinds === null && exact !== 1) continue;
+      offer(key, factor * ((kinds ?? EXACT_SCORE)[kind] as number), HOW_OF_KIND[kind] as number);
     }
   };
 
   try {
-    const dot = host.indexOf('.');
-    if (dot > 0) {
-      const label = foldWords(host.slice(0, dot)).join('');
-      for (let i = lowerBound(forms, label); i < forms.length && forms[i] === label; i++) {
-        const key = formKey[i] as number;
-        if (formExact[i]) offer(key, EXACT_SCORE[keyKind[key] as number] as number);
+    for (const host of split.hosts) {
+      const labels = host.split('.');
+      let factor = 1;
+      for (let l = 0; l < labels.length - 1; l++) {
+        const label = foldWords(labels[l] as string).join('');
+        if (label === '' || isNoise(label)) continue;
+        exactly(label, factor, null);
+        factor *= LATER_LABEL;
       }
     }
-    if (full !== compact) {
-      for (let i = lowerBound(forms, full); i < forms.length && forms[i] === full; i++) {
-        const key = formKey[i] as number;
-        offer(key, ((formExact[i] ? EXACT_SCORE : COMPACT_SCORE)[keyKind[key] as number]) as number);
+    const variants = words === raw || raw.length === 0 ? [words] : [words, raw];
+    for (const v of variants) if (v.length > 0) exactStage(index, v, exactly, offer);
+    if (words.length > 0) {
+      const full = words.join('');
+      const compact = stripLegal(words).join('');
+      if (compact.length >= 2) fuzzy(index, compact, full, accepts, offer);
+      if (words !== raw && raw.length > 0 && best < RAW_FUZZY_BELOW) {
+        const rawCompact = stripLegal(raw).join('');
+        fuzzy(index, rawCompact, raw.join(''), accepts, offer);
       }
+      if (best < SWEEP_BELOW && compact.length >= SWEEP_MIN && compact.length <= SWEEP_MAX) sweep(index, compact, offer);
     }
-    // equal forms first, then longer forms starting with the query
-    const m = compact.length;
-    for (let i = lowerBound(forms, compact); i < forms.length; i++) {
-      const form = forms[i] as string;
-      if (!form.startsWith(compact)) break;
-      const key = formKey[i] as number;
-      const kind = keyKind[key] as number;
-      if (form.length > m) offer(key, prefixScore(m, form.length));
-      else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)));
-    }
-
-    if (m >= 2) fuzzy(index, compact, full, accepts, offer);
-    if (best < SWEEP_BELOW && m >= SWEEP_MIN && m <= SWEEP_MAX) sweep(index, compact, offer);
 
     const hits: { doc: number; score: number }[] = [];
     for (const doc of s.docs) {
@@ -142,11 +176,17 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
         (keyKind[s.docKey[a.doc] as number] as number) - (keyKind[s.docKey[b.doc] as number] as number) ||
         a.doc - b.doc,
     );
-    return hits.slice(0, limit).map((h) => ({
-      slug: index.slugs[h.doc] as string,
-      score: h.score,
-      matched: index.keyText[s.docKey[h.doc] as number] as string,
-    }));
+    return hits.slice(0, limit).map((h, i) => {
+      const next = hits[i + 1]?.score;
+      const margin = next === undefined ? 1 : h.score - next;
+      return {
+        slug: index.slugs[h.doc] as string,
+        score: h.score,
+        matched: index.keyText[s.docKey[h.doc] as number] as string,
+        matchedOn: MATCHED_ON[s.docHow[h.doc] as number] as MatchedOn,
+        confidence: Math.round(h.score * Math.min(1, 0.5 + 10 * margin) * 1e4) / 1e4,
+      };
+    });
   } finally {
     for (const doc of s.docs) {
       s.docScore[doc] = 0;
@@ -154,6 +194,55 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     }
     s.docs.length = 0;
   }
+}
+
+/**
+ * For a search narrowed by `filter` (the API's `country=`): the best hit of the
+ * same query without the filter when it is not among `hits` and scores higher
+ * than the best of them, so the answer can say "a better match exists outside
+ * this country". `undefined` otherwise.
+ * @example
+ * const hits = searchCompanies(index, q, { filter });
+ * const elsewhere = betterOutside(index, q, hits); // { slug: 'quill-works', ... } or undefined
+ */
+export function betterOutside(index: SearchIndex, query: string, hits: readonly SearchHit[]): SearchHit | undefined {
+  const top = searchCompanies(index, query, { limit: 1 })[0];
+  if (!top) return undefined;
+  const bestInside = hits[0]?.score ?? 0;
+  if (top.score <= bestInside || hits.some((h) => h.slug === top.slug)) return undefined;
+  return top;
+}
+
+/** Exact, suffix-stripped, reordered and typed-ahead matches of one word list. */
+function exactStage(
+  index: SearchIndex,
+  words: readonly string[],
+  exactly: (form: string, factor: number, kinds: readonly number[] | null) => void,
+  offer: Offer,
+): void {
+  const { forms, formKey, formExact, keyKind } = index;
+  const full = words.join('');
+  const strippedWords = stripLegal(words);
+  const compact = strippedWords.join('');
+  if (full !== compact) {
+    for (let i = lowerBound(forms, full); i < forms.length && forms[i] === full; i++) {
+      const key = formKey[i] as number;
+      const kind = keyKind[key] as number;
+      offer(key, ((formExact[i] ? EXACT_SCORE : COMPACT_SCORE)[kind]) as number, HOW_OF_KIND[kind] as number);
+    }
+  }
+  // equal forms first, then longer forms starting with the query
+  const m = compact.length;
+  for (let i = lowerBound(forms, compact); i < forms.length; i++) {
+    const form = forms[i] as string;
+    if (!form.startsWith(compact)) break;
+    const key = formKey[i] as number;
+    const kind = keyKind[key] as number;
+    if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
+    else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
+  }
+  if (strippedWords.length >= 2) exactly(reorderedForm(strippedWords), 1, REORDERED_SCORE);
+  if (words.length >= 2 && strippedWords.length !== words.length) exactly(reorderedForm(words), 1, REORDERED_SCORE);
 }
 
 const queryGrams: number[] = [];
@@ -190,7 +279,7 @@ function fuzzy(
   compact: string,
   full: string,
   accepts: (doc: number) => boolean,
-  offer: (key: number, score: number) => void,
+  offer: Offer,
 ): void {
   const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
   const { gramCount, touched, buckets } = index.scratch;
@@ -235,13 +324,13 @@ function fuzzy(
         // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
         const keyWhole = keyFull[k] as string;
         if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
-        if (score >= MIN_SCORE) offer(k, score);
+        if (score >= MIN_SCORE) offer(k, score, How.Fuzzy);
       }
     }
   }
 }
 
-function sweep(index: SearchIndex, compact: string, offer: (key: number, score: number) => void): void {
+function sweep(index: SearchIndex, compact: string, offer: Offer): void {
   const { forms, formKey, keyCompact } = index;
   const first = compact.charAt(0);
   const m = compact.length;
@@ -254,6 +343,6 @@ function sweep(index: SearchIndex, compact: string, offer: (key: number, score: 
     if (key === previous || form !== keyCompact[key] || Math.abs(form.length - m) > 2) continue;
     previous = key;
     const score = fuzzyScore(compact, form);
-    if (score >= MIN_SCORE) offer(key, score);
+    if (score >= MIN_SCORE) offer(key, score, How.Fuzzy);
   }
 }
