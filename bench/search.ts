@@ -13,7 +13,7 @@ import Fuse from 'fuse.js';
 import { generateRegistry } from '../scripts/lib/registry-gen.ts';
 import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
 import type { SearchDoc } from '../src/core/views/layout.ts';
-import { generateQueries, QUERY_KINDS, type LabelledQuery, type QueryKind } from './lib/search-queries.ts';
+import { generateQueries, QUERY_KINDS, type LabelledQuery, type QueryKind } from '../test/lib/search-queries.ts';
 
 const SIZES = [
   { companies: 1000, perKind: undefined, fusePerKind: 15 },
