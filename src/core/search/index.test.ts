@@ -184,7 +184,9 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       { slug: 'b', name: ' Beta ', aliases: ['Zed', ' Alpha ', 'Zed', '', 'Beta'], website: 'b.example' },
       { slug: 'a', name: 'Alpha Co', aliases: [], website: 'a.example' },
     ]);
-    expect(data).toEqual({ v: 1, docs: [['a', 'Alpha Co', 'a.example'], ['b', 'Beta', 'b.example', 'Alpha', 'Zed']] });
+    expect(data.v).toBe(2);
+    expect(data.docs).toEqual([['a', 'Alpha Co', 'a.example'], ['b', 'Beta', 'b.example', 'Alpha', 'Zed']]);
+    expect(JSON.parse(JSON.stringify(data))).toEqual(data);
   });
 
   it('gives the same bytes for the same registry in any order', () => {
@@ -202,8 +204,25 @@ describe('buildSearchIndex / loadSearchIndex', () => {
 
   it('rejects duplicate slugs and data that is not an index', () => {
     expect(() => buildSearchIndex([DOCS[0]!, DOCS[0]!])).toThrow(/duplicate slug/);
-    expect(() => loadSearchIndex({ v: 2, docs: [] } as never)).toThrow(/not a v1/);
-    expect(() => loadSearchIndex(null as never)).toThrow(/not a v1/);
+    expect(() => loadSearchIndex({ v: 2, docs: [] } as never)).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex({ v: 3, docs: [] } as never)).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex(null as never)).toThrow(/not a v1 or v2/);
+  });
+
+  it('v2 (precomputed forms) answers exactly like v1 (registry text folded at load)', () => {
+    const v2 = buildSearchIndex(DOCS);
+    const v1 = loadSearchIndex({ v: 1, docs: v2.docs });
+    const fast = loadSearchIndex(JSON.parse(JSON.stringify(v2)));
+    expect(fast.forms).toEqual(v1.forms);
+    for (const q of ['kestrel', 'Kestrel Aero', 'northwnd', 'kestrelaero.example', 'soc gen', 'orbit', 'works orbital', 'jobs at P&G', 'kag']) {
+      expect(searchCompanies(fast, q, { limit: 20 }), q).toEqual(searchCompanies(v1, q, { limit: 20 }));
+    }
+  });
+
+  it('refuses a v2 file whose parts do not fit together', () => {
+    const v2 = buildSearchIndex(DOCS);
+    expect(() => loadSearchIndex({ ...v2, keyCounts: v2.keyCounts.slice(1) })).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex({ ...v2, keyCounts: '9'.repeat(v2.docs.length) })).toThrow(/key counts/);
   });
 
   it('loads an empty registry', () => {
