@@ -16,8 +16,8 @@ export interface SerializedSearchIndexV1 {
  * - `keyCounts`: per company, `'0'` + its number of keys (name, aliases, slug, website, duplicates dropped);
  * - `keys`: per key, `'0'` + the position of its text in the row (kind follows: 0 slug, 1 name, 2 website, 3+ alias);
  * - `compact` / `full`: per key, the folded form without blanks, without / with the legal suffix (`full` is `""` when equal);
- * - `formKey` / `formExact` / `reordered`: every lookup form in code-unit order, as its key, its kind
- *   (`'1'` the whole key, `'0'` suffix dropped, `'2'` words sorted) and, for kind 2, the text.
+ * - `formKey` / `formExact`: every lookup form in code-unit order, as its key and its kind
+ *   (`'1'` the whole key, `'0'` suffix dropped); the form's text is that key's `full` or `compact`.
  * The trigram lists are rebuilt at load from `compact`/`full` (a few ms; shipping them would double the gzip size).
  */
 export interface SerializedSearchIndex {
@@ -29,7 +29,6 @@ export interface SerializedSearchIndex {
   full: string[];
   formKey: number[];
   formExact: string;
-  reordered: string[];
 }
 
 /** Plain code-unit order: the same in every runtime and locale. */

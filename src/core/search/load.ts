@@ -1,6 +1,6 @@
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
 import { GRAM_BITS, addGrams, newGramSet } from './grams.ts';
-import { domainLabel, foldWords, reorderedForm, stripLegal } from './normalize.ts';
+import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 
 /** Key kinds, in tie-break order. */
 export const Kind = { Name: 0, Alias: 1, Slug: 2, Domain: 3 } as const;
@@ -25,7 +25,7 @@ export interface SearchIndex {
   /** Every compact and full form, sorted; with the key it belongs to. */
   readonly forms: readonly string[];
   readonly formKey: Int32Array;
-  /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped, 2 when its words are sorted (`~`). */
+  /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped. */
   readonly formExact: Uint8Array;
   /** Trigram bucket -> companies (CSR, each list in company order). */
   readonly gramStart: Uint32Array;
@@ -66,9 +66,9 @@ class Loader {
     this.keyText = new Array<string>(maxKeys);
     this.keyCompact = new Array<string>(maxKeys);
     this.keyFull = new Array<string>(maxKeys);
-    this.entryForm = new Array<string>(4 * maxKeys);
-    this.entryKey = new Int32Array(4 * maxKeys);
-    this.entryExact = new Uint8Array(4 * maxKeys);
+    this.entryForm = new Array<string>(2 * maxKeys);
+    this.entryKey = new Int32Array(2 * maxKeys);
+    this.entryExact = new Uint8Array(2 * maxKeys);
   }
 
   startDoc(doc: number): void {
@@ -96,11 +96,6 @@ class Loader {
     this.addForm(full, key, 1);
     if (compact !== full) {
       this.addForm(compact, key, 0);
-    }
-    // word order free: `~quill works` answers `Works Quill`
-    if (kind <= Kind.Alias) {
-      if (stripped.length >= 2) this.addForm(reorderedForm(stripped), key, 2);
-      if (words.length >= 2 && stripped.length !== words.length) this.addForm(reorderedForm(words), key, 2);
     }
   }
 
@@ -149,7 +144,6 @@ function isV2(data: SerializedSearchIndex): boolean {
     Array.isArray(data.full) &&
     Array.isArray(data.formKey) &&
     typeof data.formExact === 'string' &&
-    Array.isArray(data.reordered) &&
     data.keyCounts.length === data.docs.length &&
     data.compact.length === data.keys.length &&
     data.full.length === data.keys.length &&
@@ -182,13 +176,8 @@ export function serializeIndex(rows: string[][], index: SearchIndex): Serialized
   }
   const full = index.keyFull.map((f, k) => (f === index.keyCompact[k] ? '' : f));
   let formExact = '';
-  const reordered: string[] = [];
-  for (let i = 0; i < index.forms.length; i++) {
-    const e = index.formExact[i] as number;
-    formExact += String.fromCharCode(48 + e);
-    if (e === 2) reordered.push(index.forms[i] as string);
-  }
-  return { v: 2, docs: rows, keys, keyCounts, compact: [...index.keyCompact], full, formKey: [...index.formKey], formExact, reordered };
+  for (let i = 0; i < index.forms.length; i++) formExact += String.fromCharCode(48 + (index.formExact[i] as number));
+  return { v: 2, docs: rows, keys, keyCounts, compact: [...index.keyCompact], full, formKey: [...index.formKey], formExact };
 }
 
 function loadV2(data: SerializedSearchIndex): SearchIndex {
@@ -224,12 +213,12 @@ function loadV2(data: SerializedSearchIndex): SearchIndex {
   const forms = new Array<string>(formTotal);
   const formKey = Int32Array.from(data.formKey);
   const formExact = new Uint8Array(formTotal);
-  let r = 0;
   for (let i = 0; i < formTotal; i++) {
     const e = data.formExact.charCodeAt(i) - 48;
     const key = formKey[i] as number;
     formExact[i] = e;
-    forms[i] = e === 1 ? (keyFull[key] as string) : e === 0 ? (keyCompact[key] as string) : (data.reordered[r++] as string);
+    if (key >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
+    forms[i] = e === 1 ? (keyFull[key] as string) : (keyCompact[key] as string);
   }
   const { gramStart, gramDocs } = gramLists(count, keyStart, keyCompact, keyFull);
   return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, forms, formKey, formExact, gramStart, gramDocs);

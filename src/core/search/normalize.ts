@@ -168,11 +168,6 @@ export function isNoise(word: string): boolean {
   return NOISE.has(word) || word === 'www';
 }
 
-/** Order-free form of a word list: the words sorted, blank-separated, after a `~` (no folded key starts with one). */
-export function reorderedForm(words: readonly string[]): string {
-  return `~${[...words].sort().join(' ')}`;
-}
-
 const HOST_TOKEN_RE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[\p{L}\p{N}-]+\.)+[a-z]{2,}(?:[:/?#].*)?$/iu;
 
 /**

@@ -1,7 +1,7 @@
 import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { SearchIndex } from './load.ts';
-import { foldWords, isNoise, reorderedForm, splitHosts, stripLegal, stripNoise } from './normalize.ts';
+import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 
 /** What a hit matched: its name (or slug), an alias, its website, the start of a key, or a key within a few typos. */
 export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
@@ -241,8 +241,42 @@ function exactStage(
     if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
     else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
   }
-  if (strippedWords.length >= 2) exactly(reorderedForm(strippedWords), 1, REORDERED_SCORE);
-  if (words.length >= 2 && strippedWords.length !== words.length) exactly(reorderedForm(words), 1, REORDERED_SCORE);
+  if (strippedWords.length >= 2) reordered(strippedWords, exactly);
+  if (words.length >= 2 && strippedWords.length !== words.length) reordered(words, exactly);
+}
+
+/** Queries of more words are not reordered (5! = 120 lookups is the most a query costs). */
+const MAX_REORDERED = 5;
+
+/**
+ * Every other order of the words (Heap's algorithm), each looked up as an exact
+ * form: `Works Quill` finds `quillworks`. Done at query time, so the index holds
+ * no extra forms.
+ */
+function reordered(words: readonly string[], exactly: (form: string, factor: number, kinds: readonly number[] | null) => void): void {
+  const n = words.length;
+  if (n > MAX_REORDERED) return;
+  const a = [...words];
+  const c = new Array<number>(n).fill(0);
+  const original = a.join('');
+  const seen = new Set<string>([original]);
+  let i = 0;
+  while (i < n) {
+    if ((c[i] as number) < i) {
+      const j = i % 2 === 0 ? 0 : (c[i] as number);
+      [a[j], a[i]] = [a[i] as string, a[j] as string];
+      const form = a.join('');
+      if (!seen.has(form)) {
+        seen.add(form);
+        exactly(form, 1, REORDERED_SCORE);
+      }
+      c[i] = (c[i] as number) + 1;
+      i = 0;
+    } else {
+      c[i] = 0;
+      i++;
+    }
+  }
 }
 
 const queryGrams: number[] = [];
