@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
+import { addGrams, newGramSet } from './grams.ts';
 import { betterOutside, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
@@ -223,6 +224,26 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     const v2 = buildSearchIndex(DOCS);
     expect(() => loadSearchIndex({ ...v2, keyCounts: v2.keyCounts.slice(1) })).toThrow(/not a v1 or v2/);
     expect(() => loadSearchIndex({ ...v2, keyCounts: '9'.repeat(v2.docs.length) })).toThrow(/key counts/);
+  });
+
+  it('fills the trigram lists with the buckets the query path hashes (addGrams)', () => {
+    const idx = loadSearchIndex(buildSearchIndex(DOCS));
+    const expected = new Map<number, number[]>();
+    const grams: number[] = [];
+    for (let d = 0; d < idx.slugs.length; d++) {
+      newGramSet(grams);
+      for (let k = idx.keyStart[d]!; k < idx.keyStart[d + 1]!; k++) {
+        addGrams(idx.keyCompact[k]!, grams);
+        addGrams(idx.keyFull[k]!, grams);
+      }
+      for (const h of grams) expected.set(h, [...(expected.get(h) ?? []), d]);
+    }
+    const actual = new Map<number, number[]>();
+    for (let h = 0; h + 1 < idx.gramStart.length; h++) {
+      if (idx.gramStart[h + 1]! > idx.gramStart[h]!) actual.set(h, [...idx.gramDocs.slice(idx.gramStart[h]!, idx.gramStart[h + 1]!)]);
+    }
+    expect(actual).toEqual(expected);
+    expect(actual.size).toBeGreaterThan(50);
   });
 
   it('loads an empty registry', () => {

@@ -1,5 +1,5 @@
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
-import { GRAM_BITS, addGrams, newGramSet } from './grams.ts';
+import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 
 /** Key kinds, in tie-break order. */
@@ -224,35 +224,63 @@ function loadV2(data: SerializedSearchIndex): SearchIndex {
   return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, forms, formKey, formExact, gramStart, gramDocs);
 }
 
-/** Trigram bucket -> companies, CSR, each list in company order; from the keys' folded forms. */
+/**
+ * Trigram bucket -> companies, CSR, each list in company order; from the keys' folded
+ * forms. One flat loop with the hash of `grams.ts` written out (same buckets as
+ * `addGrams`): on a fresh Worker instance this runs before the JIT has warmed up,
+ * so calls per trigram cost more than the arithmetic.
+ */
 function gramLists(
   count: number,
   keyStart: Int32Array,
   keyCompact: readonly string[],
   keyFull: readonly string[],
 ): { gramStart: Uint32Array; gramDocs: Int32Array } {
-  const gramStart = new Uint32Array((1 << GRAM_BITS) + 1);
-  let flatGrams = new Int32Array(Math.max(1024, count * 32));
+  const buckets = 1 << GRAM_BITS;
+  const shift = 32 - GRAM_BITS;
+  const gramStart = new Uint32Array(buckets + 1);
+  // last company (+ 1) that counted each bucket: a company counts a bucket once
+  const seen = new Int32Array(buckets);
+  let flat = new Int32Array(Math.max(1024, count * 40));
   let flatLength = 0;
   const docGramEnd = new Uint32Array(count);
-  const grams: number[] = [];
   for (let doc = 0; doc < count; doc++) {
-    newGramSet(grams);
     const end = keyStart[doc + 1] as number;
+    const stamp = doc + 1;
     for (let k = keyStart[doc] as number; k < end; k++) {
       const compact = keyCompact[k] as string;
       const full = keyFull[k] as string;
-      addGrams(compact, grams);
-      if (full !== compact) addGrams(full, grams);
-    }
-    if (flatLength + grams.length > flatGrams.length) {
-      const grown = new Int32Array(2 * (flatLength + grams.length));
-      grown.set(flatGrams);
-      flatGrams = grown;
-    }
-    for (const h of grams) {
-      flatGrams[flatLength++] = h;
-      gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
+      for (let pass = 0; pass < 2; pass++) {
+        const text = pass === 0 ? compact : full;
+        if (pass === 1 && full === compact) break;
+        const n = text.length;
+        if (flatLength + n + 1 > flat.length) {
+          const grown = new Int32Array(2 * (flatLength + n + 1));
+          grown.set(flat);
+          flat = grown;
+        }
+        let x = 1;
+        let y = text.charCodeAt(0);
+        if (n === 1) {
+          const h = (Math.imul(Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca6b) ^ 0, 0x27d4eb2f) >>> shift) >>> 0;
+          if (seen[h] !== stamp) {
+            seen[h] = stamp;
+            flat[flatLength++] = h;
+            gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
+          }
+          continue;
+        }
+        for (let i = 1; i < n; i++) {
+          const z = text.charCodeAt(i);
+          const h = (Math.imul(Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca6b) ^ Math.imul(z, 0xc2b2ae35), 0x27d4eb2f) >>> shift) >>> 0;
+          x = y;
+          y = z;
+          if (seen[h] === stamp) continue;
+          seen[h] = stamp;
+          flat[flatLength++] = h;
+          gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
+        }
+      }
     }
     docGramEnd[doc] = flatLength;
   }
@@ -263,7 +291,7 @@ function gramLists(
   for (let d = 0; d < count; d++) {
     const end = docGramEnd[d] as number;
     for (; at < end; at++) {
-      const h = flatGrams[at] as number;
+      const h = flat[at] as number;
       const slot = fill[h] as number;
       fill[h] = slot + 1;
       gramDocs[slot] = d;
