@@ -1,13 +1,34 @@
 import type { SearchDoc } from '../views/layout.ts';
+import { loadRows, serializeIndex } from './load.ts';
 
-/**
- * The static file (`views/search-index.json`): one row per company, sorted by
- * slug, `[slug, name, website, ...aliases]`. Only registry text is shipped; the
- * lookup tables are rebuilt by `loadSearchIndex`, which keeps the file small.
- */
-export interface SerializedSearchIndex {
+/** The first form of the file: registry text only, folded and sorted at every load. Still loadable. */
+export interface SerializedSearchIndexV1 {
   v: 1;
   docs: string[][];
+}
+
+/**
+ * The static file (`views/search-index.json`), plain JSON. `docs`: one row per
+ * company, sorted by slug, `[slug, name, website, ...aliases]` (the pages read
+ * names from it). The rest is the index itself, precomputed at build time so
+ * that loading needs no folding and no sorting (a fresh Worker instance must
+ * answer its first search within 10 ms of CPU at 10,000 companies):
+ * - `keyCounts`: per company, `'0'` + its number of keys (name, aliases, slug, website, duplicates dropped);
+ * - `keys`: per key, `'0'` + the position of its text in the row (kind follows: 0 slug, 1 name, 2 website, 3+ alias);
+ * - `compact` / `full`: per key, the folded form without blanks, without / with the legal suffix (`full` is `""` when equal);
+ * - `formKey` / `formExact`: every lookup form in code-unit order, as its key and its kind
+ *   (`'1'` the whole key, `'0'` suffix dropped); the form's text is that key's `full` or `compact`.
+ * The trigram lists are rebuilt at load from `compact`/`full` (a few ms; shipping them would double the gzip size).
+ */
+export interface SerializedSearchIndex {
+  v: 2;
+  docs: string[][];
+  keys: string;
+  keyCounts: string;
+  compact: string[];
+  full: string[];
+  formKey: number[];
+  formExact: string;
 }
 
 /** Plain code-unit order: the same in every runtime and locale. */
@@ -16,12 +37,12 @@ export function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
- * Builds the static search index from the registry. Plain JSON and deterministic:
+ * Builds the static search index from the registry (see {@link SerializedSearchIndex}). Plain JSON and deterministic:
  * rows sorted by slug, aliases trimmed, de-duplicated and sorted, so the same
  * registry gives the same bytes whatever its order.
  * @example
  * const data = buildSearchIndex([{ slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero'], website: 'kestrelaero.example' }]);
- * JSON.stringify(data); // '{"v":1,"docs":[["kestrel-aerospace-group","Kestrel Aerospace Group","kestrelaero.example","Kestrel Aero"]]}'
+ * data.docs; // [['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'kestrelaero.example', 'Kestrel Aero']]
  */
 export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
   const sorted = [...docs].sort((a, b) => compareCodeUnits(a.slug, b.slug));
@@ -34,5 +55,5 @@ export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
     const aliases = [...new Set(d.aliases.map((a) => a.trim()))].filter((a) => a.length > 0 && a !== name).sort(compareCodeUnits);
     rows.push([d.slug, name, d.website.trim(), ...aliases]);
   }
-  return { v: 1, docs: rows };
+  return serializeIndex(rows, loadRows(rows));
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
-import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+import { addGrams, newGramSet } from './grams.ts';
+import { betterOutside, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
   { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
@@ -45,13 +46,12 @@ describe('searchCompanies', () => {
   it('ranks an exact alias first, above a longer name it prefixes', () => {
     const hits = searchCompanies(index, 'Kestrel Aero');
     expect(hits.map((h) => h.slug)).toEqual(['kestrel-aerospace-group', 'kestrel-aero-parts']);
-    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias' });
-    expect(hits[1]!.matchedOn).toBe('prefix');
+    expect(hits[0]).toEqual({ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 });
     expect(hits[1]!.score).toBeLessThan(0.99);
   });
 
   it('scores an exact name 1 and reports what matched', () => {
-    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works', matchedOn: 'name' }]);
+    expect(searchCompanies(index, 'orbital works', { limit: 1 })).toEqual([{ slug: 'orbital-works', score: 1, matched: 'Orbital Works', matchedOn: 'name', confidence: 1 }]);
     expect(searchCompanies(index, 'northwind traders')[0]).toMatchObject({ slug: 'northwind', matched: 'Northwind Traders, Inc.' });
   });
 
@@ -90,6 +90,55 @@ describe('searchCompanies', () => {
     const reversed = loadSearchIndex(buildSearchIndex([...docs].reverse()));
     expect(searchCompanies(reversed, 'cafe nord')).toEqual(hits);
     expect(searchCompanies(reversed, 'cafe nrd', { limit: 20 })).toEqual(searchCompanies(idx, 'cafe nrd', { limit: 20 }));
+  });
+
+  it.each([
+    ['Works Orbital', 'orbital-works'],
+    ['traders northwind', 'northwind'],
+    ['Generale Societe', 'societe-generale'],
+    ['aero kestrel', 'kestrel-aerospace-group'],
+    ['Gamble & Procter', 'procter-gamble'],
+    ['jobs at Orbital Works', 'orbital-works'],
+    ['Orbital Works careers', 'orbital-works'],
+    ['orbital works reviews', 'orbital-works'],
+    ['The Orbital Works', 'orbital-works'],
+    ['careers at works orbital', 'orbital-works'],
+    ['jobs at kestrelaero.example', 'kestrel-aerospace-group'],
+    ['careers.kestrelaero.example/jobs', 'kestrel-aerospace-group'],
+    ['https://jobs.northwind.example/open-roles', 'northwind'],
+    ['ProcterAndGamble', 'procter-gamble'],
+    ['jobs at Orbitl Works', 'orbital-works'],
+  ])('%j (reordered, words around the name, careers URL) finds %s first', (query, slug) => {
+    expect(top(query)).toBe(slug);
+  });
+
+  it('says what matched and how sure it is', () => {
+    const on = (q: string) => searchCompanies(index, q)[0]!;
+    expect(on('Orbital Works')).toMatchObject({ matchedOn: 'name', confidence: 1 });
+    expect(on('kestrel-aerospace-group')).toMatchObject({ matchedOn: 'name' });
+    expect(on('SocGen')).toMatchObject({ matchedOn: 'alias', matched: 'SocGen' });
+    expect(on('pg.example')).toMatchObject({ matchedOn: 'domain', matched: 'pg.example' });
+    expect(on('Kestrel Aeros')).toMatchObject({ slug: 'kestrel-aerospace-group', matchedOn: 'prefix' });
+    expect(on('Orbittal Wroks')).toMatchObject({ slug: 'orbital-works', matchedOn: 'fuzzy' });
+    expect(on('Works Orbital')).toMatchObject({ matchedOn: 'name', score: 0.94 });
+    for (const q of ['kestrel', 'orbit', 'northwnd', 'Works Orbital', 'jobs at nothing']) {
+      for (const h of searchCompanies(index, q, { limit: 20 })) {
+        expect(h.confidence).toBeGreaterThanOrEqual(0);
+        expect(h.confidence).toBeLessThanOrEqual(h.score);
+      }
+    }
+    // `Kestrel` prefixes two companies about equally: less sure than an exact name
+    expect(on('kestrel').confidence).toBeLessThan(on('kestrel').score);
+  });
+
+  it('betterOutside names a better match the filter dropped, and nothing when the filtered best is as good', () => {
+    const notOrbital = (slug: string) => slug !== 'orbital-works';
+    const hits = searchCompanies(index, 'orbital works', { filter: notOrbital });
+    expect(hits.map((h) => h.slug)).not.toContain('orbital-works');
+    expect(betterOutside(index, 'orbital works', hits)).toMatchObject({ slug: 'orbital-works', score: 1, matchedOn: 'name' });
+    const all = searchCompanies(index, 'orbital works');
+    expect(betterOutside(index, 'orbital works', all)).toBeUndefined();
+    expect(betterOutside(index, 'qqqqqqqq', [])).toBeUndefined();
   });
 
   describe('limit and filter', () => {
@@ -136,7 +185,9 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       { slug: 'b', name: ' Beta ', aliases: ['Zed', ' Alpha ', 'Zed', '', 'Beta'], website: 'b.example' },
       { slug: 'a', name: 'Alpha Co', aliases: [], website: 'a.example' },
     ]);
-    expect(data).toEqual({ v: 1, docs: [['a', 'Alpha Co', 'a.example'], ['b', 'Beta', 'b.example', 'Alpha', 'Zed']] });
+    expect(data.v).toBe(2);
+    expect(data.docs).toEqual([['a', 'Alpha Co', 'a.example'], ['b', 'Beta', 'b.example', 'Alpha', 'Zed']]);
+    expect(JSON.parse(JSON.stringify(data))).toEqual(data);
   });
 
   it('gives the same bytes for the same registry in any order', () => {
@@ -154,44 +205,48 @@ describe('buildSearchIndex / loadSearchIndex', () => {
 
   it('rejects duplicate slugs and data that is not an index', () => {
     expect(() => buildSearchIndex([DOCS[0]!, DOCS[0]!])).toThrow(/duplicate slug/);
-    expect(() => loadSearchIndex({ v: 2, docs: [] } as never)).toThrow(/not a v1/);
-    expect(() => loadSearchIndex(null as never)).toThrow(/not a v1/);
+    expect(() => loadSearchIndex({ v: 2, docs: [] } as never)).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex({ v: 3, docs: [] } as never)).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex(null as never)).toThrow(/not a v1 or v2/);
+  });
+
+  it('v2 (precomputed forms) answers exactly like v1 (registry text folded at load)', () => {
+    const v2 = buildSearchIndex(DOCS);
+    const v1 = loadSearchIndex({ v: 1, docs: v2.docs });
+    const fast = loadSearchIndex(JSON.parse(JSON.stringify(v2)));
+    expect(fast.forms).toEqual(v1.forms);
+    for (const q of ['kestrel', 'Kestrel Aero', 'northwnd', 'kestrelaero.example', 'soc gen', 'orbit', 'works orbital', 'jobs at P&G', 'kag']) {
+      expect(searchCompanies(fast, q, { limit: 20 }), q).toEqual(searchCompanies(v1, q, { limit: 20 }));
+    }
+  });
+
+  it('refuses a v2 file whose parts do not fit together', () => {
+    const v2 = buildSearchIndex(DOCS);
+    expect(() => loadSearchIndex({ ...v2, keyCounts: v2.keyCounts.slice(1) })).toThrow(/not a v1 or v2/);
+    expect(() => loadSearchIndex({ ...v2, keyCounts: '9'.repeat(v2.docs.length) })).toThrow(/key counts/);
+  });
+
+  it('fills the trigram lists with the buckets the query path hashes (addGrams)', () => {
+    const idx = loadSearchIndex(buildSearchIndex(DOCS));
+    const expected = new Map<number, number[]>();
+    const grams: number[] = [];
+    for (let d = 0; d < idx.slugs.length; d++) {
+      newGramSet(grams);
+      for (let k = idx.keyStart[d]!; k < idx.keyStart[d + 1]!; k++) {
+        addGrams(idx.keyCompact[k]!, grams);
+        addGrams(idx.keyFull[k]!, grams);
+      }
+      for (const h of grams) expected.set(h, [...(expected.get(h) ?? []), d]);
+    }
+    const actual = new Map<number, number[]>();
+    for (let h = 0; h + 1 < idx.gramStart.length; h++) {
+      if (idx.gramStart[h + 1]! > idx.gramStart[h]!) actual.set(h, [...idx.gramDocs.slice(idx.gramStart[h]!, idx.gramStart[h + 1]!)]);
+    }
+    expect(actual).toEqual(expected);
+    expect(actual.size).toBeGreaterThan(50);
   });
 
   it('loads an empty registry', () => {
     expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
-  });
-});
-
-describe('how people type names (word order, words around the name, careers sites)', () => {
-  const index = loadSearchIndex(buildSearchIndex([
-    { slug: 'quill-works', name: 'Quill Works', aliases: [], website: 'quillworks.example' },
-    { slug: 'quillon-partners', name: 'Quillon Partners', aliases: [], website: 'quillon.example' },
-    { slug: 'harbor-and-pine-foods', name: 'Harbor & Pine Foods Inc', aliases: ['H&P Foods'], website: 'harborpine.example' },
-    { slug: 'the-orchard-group', name: 'The Orchard Group', aliases: [], website: 'orchard.example' },
-  ]));
-  const top = (q: string) => searchCompanies(index, q, { limit: 1 })[0];
-
-  it('finds a name typed in another word order, as a whole-name match', () => {
-    expect(top('Works Quill')).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
-    expect(top('pine harbor and foods')).toMatchObject({ slug: 'harbor-and-pine-foods' });
-  });
-
-  it('ignores the words people put around a name', () => {
-    for (const q of ['jobs at Quill Works', 'Quill Works careers', 'quill works reviews', 'the quill works', 'working at quill works jobs'])
-      expect(top(q), q).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
-    // ...but not when they are part of the name
-    expect(top('The Orchard Group')).toMatchObject({ slug: 'the-orchard-group', score: 1 });
-  });
-
-  it('reads a careers site as its company domain', () => {
-    // quillworks is also the name without its space: a whole-name match.
-    expect(top('careers.quillworks.example/jobs/123')).toMatchObject({ slug: 'quill-works', matchedOn: 'name' });
-    expect(top('https://jobs.harborpine.example')).toMatchObject({ slug: 'harbor-and-pine-foods', matchedOn: 'domain' });
-  });
-
-  it('says when a hit is only the start of a name or a close spelling', () => {
-    expect(top('quillo')).toMatchObject({ slug: 'quillon-partners', matchedOn: 'prefix' });
-    expect(top('quil wroks')).toMatchObject({ slug: 'quill-works', matchedOn: 'fuzzy' });
   });
 });

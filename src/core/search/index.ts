@@ -8,6 +8,6 @@
  * trigram index over companies hands a short list to a bit-parallel
  * edit-distance scorer. Pure: nothing from `node:*`, runs in Workers and browsers.
  */
-export { buildSearchIndex, type SerializedSearchIndex } from './build.ts';
+export { buildSearchIndex, type SerializedSearchIndex, type SerializedSearchIndexV1 } from './build.ts';
 export { loadSearchIndex, type SearchIndex } from './load.ts';
-export { searchCompanies, type SearchHit, type SearchOptions } from './query.ts';
+export { betterOutside, searchCompanies, type MatchedOn, type SearchHit, type SearchOptions } from './query.ts';

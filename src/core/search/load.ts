@@ -1,5 +1,5 @@
-import type { SerializedSearchIndex } from './build.ts';
-import { GRAM_BITS, addGrams, newGramSet } from './grams.ts';
+import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
+import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 
 /** Key kinds, in tie-break order. */
@@ -34,6 +34,8 @@ export interface SearchIndex {
   readonly scratch: {
     docScore: Float64Array;
     docKey: Int32Array;
+    /** What matched, a {@link MatchedOn} code. */
+    docHow: Uint8Array;
     docFilter: Int8Array;
     docs: number[];
     gramCount: Uint16Array;
@@ -57,7 +59,6 @@ class Loader {
   doc = 0;
   docKeys = 0;
   docEntries = 0;
-  readonly docGrams: number[] = [];
 
   constructor(maxKeys: number) {
     this.keyDoc = new Int32Array(maxKeys);
@@ -74,7 +75,6 @@ class Loader {
     this.doc = doc;
     this.docKeys = this.keys;
     this.docEntries = this.entries;
-    newGramSet(this.docGrams);
   }
 
   hasFull(full: string): boolean {
@@ -93,10 +93,8 @@ class Loader {
     this.keyText[key] = text;
     this.keyCompact[key] = compact;
     this.keyFull[key] = full;
-    addGrams(compact, this.docGrams);
     this.addForm(full, key, 1);
     if (compact !== full) {
-      addGrams(full, this.docGrams);
       this.addForm(compact, key, 0);
     }
   }
@@ -118,25 +116,239 @@ class Loader {
   }
 }
 
+/** Position of a key's text in its row: slug, name, website, then aliases. */
+const KIND_OF_POSITION = [Kind.Slug, Kind.Name, Kind.Domain];
+const KIND_POSITION = [1, 3, 0, 2];
+
 /**
- * Turns the static file into a queryable index: folds every key, sorts the forms
- * and fills the trigram lists. Call once per Worker instance or page.
+ * Turns the static file into a queryable index. A v2 file (what the build writes)
+ * carries the folded keys and the sorted forms, so loading is array filling
+ * plus the trigram lists: no folding, no sorting (a fresh Worker instance pays
+ * this on its first search). A v1 file (registry text only) is folded and
+ * sorted here. Call once per Worker instance or page.
  * @example
  * const index = loadSearchIndex(await (await fetch('/views/search-index.json')).json());
  */
-export function loadSearchIndex(data: SerializedSearchIndex): SearchIndex {
-  if (data?.v !== 1 || !Array.isArray(data.docs)) throw new Error('loadSearchIndex: not a v1 search index');
+export function loadSearchIndex(data: SerializedSearchIndex | SerializedSearchIndexV1): SearchIndex {
+  if (data?.v === 2 && isV2(data)) return loadV2(data);
+  if (data?.v !== 1 || !Array.isArray(data.docs)) throw new Error('loadSearchIndex: not a v1 or v2 search index');
+  return loadRows(data.docs);
+}
+
+function isV2(data: SerializedSearchIndex): boolean {
+  return (
+    Array.isArray(data.docs) &&
+    typeof data.keys === 'string' &&
+    typeof data.keyCounts === 'string' &&
+    Array.isArray(data.compact) &&
+    Array.isArray(data.full) &&
+    Array.isArray(data.formKey) &&
+    typeof data.formExact === 'string' &&
+    data.keyCounts.length === data.docs.length &&
+    data.compact.length === data.keys.length &&
+    data.full.length === data.keys.length &&
+    data.formExact.length === data.formKey.length
+  );
+}
+
+/**
+ * The v2 file from an index: what {@link loadV2} needs to skip folding and sorting.
+ * Characters stand for small numbers (`'0'` + n) so the file stays plain JSON.
+ */
+export function serializeIndex(rows: string[][], index: SearchIndex): SerializedSearchIndex {
+  let keys = '';
+  let keyCounts = '';
+  for (let doc = 0; doc < rows.length; doc++) {
+    const row = rows[doc] as string[];
+    const start = index.keyStart[doc] as number;
+    const end = index.keyStart[doc + 1] as number;
+    keyCounts += String.fromCharCode(48 + end - start);
+    let alias = 3;
+    for (let k = start; k < end; k++) {
+      const kind = index.keyKind[k] as number;
+      let pos = KIND_POSITION[kind] as number;
+      if (kind === Kind.Alias) {
+        while (row[alias] !== index.keyText[k]) alias++;
+        pos = alias;
+      }
+      keys += String.fromCharCode(48 + pos);
+    }
+  }
+  const full = index.keyFull.map((f, k) => (f === index.keyCompact[k] ? '' : f));
+  let formExact = '';
+  for (let i = 0; i < index.forms.length; i++) formExact += String.fromCharCode(48 + (index.formExact[i] as number));
+  return { v: 2, docs: rows, keys, keyCounts, compact: [...index.keyCompact], full, formKey: [...index.formKey], formExact };
+}
+
+function loadV2(data: SerializedSearchIndex): SearchIndex {
   const rows = data.docs;
+  const count = rows.length;
+  const slugs = new Array<string>(count);
+  const keyStart = new Int32Array(count + 1);
+  const keyTotal = data.keys.length;
+  const keyDoc = new Int32Array(keyTotal);
+  const keyKind = new Uint8Array(keyTotal);
+  const keyText = new Array<string>(keyTotal);
+  const keyCompact = data.compact;
+  const keyFull = new Array<string>(keyTotal);
+  let k = 0;
+  for (let doc = 0; doc < count; doc++) {
+    const row = rows[doc] as string[];
+    slugs[doc] = row[0] as string;
+    keyStart[doc] = k;
+    const end = k + data.keyCounts.charCodeAt(doc) - 48;
+    if (end > keyTotal) throw new Error('loadSearchIndex: v2 key counts exceed the keys');
+    for (; k < end; k++) {
+      const pos = data.keys.charCodeAt(k) - 48;
+      keyDoc[k] = doc;
+      keyKind[k] = pos < 3 ? (KIND_OF_POSITION[pos] as number) : Kind.Alias;
+      keyText[k] = row[pos] as string;
+      const f = data.full[k] as string;
+      keyFull[k] = f === '' ? (keyCompact[k] as string) : f;
+    }
+  }
+  keyStart[count] = k;
+  if (k !== keyTotal) throw new Error('loadSearchIndex: v2 key counts do not add up');
+  const formTotal = data.formKey.length;
+  const forms = new Array<string>(formTotal);
+  const formKey = Int32Array.from(data.formKey);
+  const formExact = new Uint8Array(formTotal);
+  for (let i = 0; i < formTotal; i++) {
+    const e = data.formExact.charCodeAt(i) - 48;
+    const key = formKey[i] as number;
+    formExact[i] = e;
+    if (key >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
+    forms[i] = e === 1 ? (keyFull[key] as string) : (keyCompact[key] as string);
+  }
+  const { gramStart, gramDocs } = gramLists(count, keyStart, keyCompact, keyFull);
+  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, forms, formKey, formExact, gramStart, gramDocs);
+}
+
+/**
+ * Trigram bucket -> companies, CSR, each list in company order; from the keys' folded
+ * forms. One flat loop with the hash of `grams.ts` written out (same buckets as
+ * `addGrams`): on a fresh Worker instance this runs before the JIT has warmed up,
+ * so calls per trigram cost more than the arithmetic.
+ */
+function gramLists(
+  count: number,
+  keyStart: Int32Array,
+  keyCompact: readonly string[],
+  keyFull: readonly string[],
+): { gramStart: Uint32Array; gramDocs: Int32Array } {
+  const buckets = 1 << GRAM_BITS;
+  const shift = 32 - GRAM_BITS;
+  const gramStart = new Uint32Array(buckets + 1);
+  // last company (+ 1) that counted each bucket: a company counts a bucket once
+  const seen = new Int32Array(buckets);
+  let flat = new Int32Array(Math.max(1024, count * 40));
+  let flatLength = 0;
+  const docGramEnd = new Uint32Array(count);
+  for (let doc = 0; doc < count; doc++) {
+    const end = keyStart[doc + 1] as number;
+    const stamp = doc + 1;
+    for (let k = keyStart[doc] as number; k < end; k++) {
+      const compact = keyCompact[k] as string;
+      const full = keyFull[k] as string;
+      for (let pass = 0; pass < 2; pass++) {
+        const text = pass === 0 ? compact : full;
+        if (pass === 1 && full === compact) break;
+        const n = text.length;
+        if (flatLength + n + 1 > flat.length) {
+          const grown = new Int32Array(2 * (flatLength + n + 1));
+          grown.set(flat);
+          flat = grown;
+        }
+        let x = 1;
+        let y = text.charCodeAt(0);
+        if (n === 1) {
+          const h = (Math.imul(Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca6b) ^ 0, 0x27d4eb2f) >>> shift) >>> 0;
+          if (seen[h] !== stamp) {
+            seen[h] = stamp;
+            flat[flatLength++] = h;
+            gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
+          }
+          continue;
+        }
+        for (let i = 1; i < n; i++) {
+          const z = text.charCodeAt(i);
+          const h = (Math.imul(Math.imul(x, 0x9e3779b1) ^ Math.imul(y, 0x85ebca6b) ^ Math.imul(z, 0xc2b2ae35), 0x27d4eb2f) >>> shift) >>> 0;
+          x = y;
+          y = z;
+          if (seen[h] === stamp) continue;
+          seen[h] = stamp;
+          flat[flatLength++] = h;
+          gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
+        }
+      }
+    }
+    docGramEnd[doc] = flatLength;
+  }
+  for (let i = 1; i < gramStart.length; i++) gramStart[i] = (gramStart[i] as number) + (gramStart[i - 1] as number);
+  const fill = gramStart.slice(0, -1);
+  const gramDocs = new Int32Array(flatLength);
+  let at = 0;
+  for (let d = 0; d < count; d++) {
+    const end = docGramEnd[d] as number;
+    for (; at < end; at++) {
+      const h = flat[at] as number;
+      const slot = fill[h] as number;
+      fill[h] = slot + 1;
+      gramDocs[slot] = d;
+    }
+  }
+  return { gramStart, gramDocs };
+}
+
+function finish(
+  slugs: string[],
+  keyStart: Int32Array,
+  keyDoc: Int32Array,
+  keyKind: Uint8Array,
+  keyText: string[],
+  keyCompact: string[],
+  keyFull: string[],
+  forms: string[],
+  formKey: Int32Array,
+  formExact: Uint8Array,
+  gramStart: Uint32Array,
+  gramDocs: Int32Array,
+): SearchIndex {
+  const count = slugs.length;
+  return {
+    slugs,
+    keyStart,
+    keyDoc,
+    keyKind,
+    keyText,
+    keyCompact,
+    keyFull,
+    forms,
+    formKey,
+    formExact,
+    gramStart,
+    gramDocs,
+    scratch: {
+      docScore: new Float64Array(count),
+      docKey: new Int32Array(count),
+      docHow: new Uint8Array(count),
+      docFilter: new Int8Array(count),
+      docs: [],
+      gramCount: new Uint16Array(count),
+      touched: [],
+      buckets: [],
+    },
+  };
+}
+
+/** Folds every key of registry rows (`[slug, name, website, ...aliases]`) and sorts the forms. */
+export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
   const count = rows.length;
   let maxKeys = 0;
   for (const row of rows) maxKeys += row.length + 1;
   const b = new Loader(maxKeys);
   const slugs = new Array<string>(count);
   const keyStart = new Int32Array(count + 1);
-  const gramStart = new Uint32Array((1 << GRAM_BITS) + 1);
-  let flatGrams = new Int32Array(Math.max(1024, count * 32));
-  let flatLength = 0;
-  const docGramEnd = new Uint32Array(count);
 
   for (let doc = 0; doc < count; doc++) {
     const row = rows[doc] as string[];
@@ -151,17 +363,6 @@ export function loadSearchIndex(data: SerializedSearchIndex): SearchIndex {
     b.addKey(Kind.Slug, slug, slug.split('-'));
     // the host's first label; a query `kestrelaero.example` is looked up by its label too
     if (website) b.addKey(Kind.Domain, website, foldWords(domainLabel(website)));
-    const grams = b.docGrams;
-    if (flatLength + grams.length > flatGrams.length) {
-      const grown = new Int32Array(2 * (flatLength + grams.length));
-      grown.set(flatGrams);
-      flatGrams = grown;
-    }
-    for (const h of grams) {
-      flatGrams[flatLength++] = h;
-      gramStart[h + 1] = (gramStart[h + 1] as number) + 1;
-    }
-    docGramEnd[doc] = flatLength;
   }
   keyStart[count] = b.keys;
 
@@ -183,45 +384,10 @@ export function loadSearchIndex(data: SerializedSearchIndex): SearchIndex {
     formExact[i] = entryExact[e] as number;
   }
 
-  for (let i = 1; i < gramStart.length; i++) gramStart[i] = (gramStart[i] as number) + (gramStart[i - 1] as number);
-  const fill = gramStart.slice(0, -1);
-  const gramDocs = new Int32Array(flatLength);
-  let at = 0;
-  for (let d = 0; d < count; d++) {
-    const end = docGramEnd[d] as number;
-    for (; at < end; at++) {
-      const h = flatGrams[at] as number;
-      const slot = fill[h] as number;
-      fill[h] = slot + 1;
-      gramDocs[slot] = d;
-    }
-  }
-
   const keys = b.keys;
   b.keyText.length = keys;
   b.keyCompact.length = keys;
   b.keyFull.length = keys;
-  return {
-    slugs,
-    keyStart,
-    keyDoc: b.keyDoc.slice(0, keys),
-    keyKind: b.keyKind.slice(0, keys),
-    keyText: b.keyText,
-    keyCompact: b.keyCompact,
-    keyFull: b.keyFull,
-    forms,
-    formKey,
-    formExact,
-    gramStart,
-    gramDocs,
-    scratch: {
-      docScore: new Float64Array(count),
-      docKey: new Int32Array(count),
-      docFilter: new Int8Array(count),
-      docs: [],
-      gramCount: new Uint16Array(count),
-      touched: [],
-      buckets: [],
-    },
-  };
+  const { gramStart, gramDocs } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
+  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, forms, formKey, formExact, gramStart, gramDocs);
 }

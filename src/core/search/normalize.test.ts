@@ -76,3 +76,20 @@ describe('hostOf and domainLabel', () => {
     expect(domainLabel('localhost')).toBe('localhost');
   });
 });
+
+describe('stripNoise / splitHosts', () => {
+  it('drops words around a name from both ends only, never emptying the query', async () => {
+    const { stripNoise } = await import('./normalize.ts');
+    expect(stripNoise(['jobs', 'at', 'quill', 'works'])).toEqual(['quill', 'works']);
+    expect(stripNoise(['quill', 'works', 'careers'])).toEqual(['quill', 'works']);
+    expect(stripNoise(['bank', 'of', 'america', 'reviews'])).toEqual(['bank', 'of', 'america']);
+    expect(stripNoise(['careers'])).toEqual(['careers']);
+  });
+
+  it('pulls hosts out of a query and keeps the other words', async () => {
+    const { splitHosts } = await import('./normalize.ts');
+    expect(splitHosts('jobs at https://careers.quillworks.example/jobs')).toEqual({ hosts: ['careers.quillworks.example'], rest: 'jobs at' });
+    expect(splitHosts('Kestrel S.A.')).toEqual({ hosts: [], rest: 'Kestrel S.A.' });
+    expect(splitHosts('quill works')).toEqual({ hosts: [], rest: 'quill works' });
+  });
+});

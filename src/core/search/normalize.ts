@@ -123,48 +123,7 @@ export function hostOf(text: string): string {
   const t = text.trim();
   if (!t.includes('.') || /\s/.test(t)) return t;
   const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:www\.)?([^/?#:]+)/i.exec(t);
-  const host = m?.[1] ?? t;
-  // A careers site (careers.quillworks.com, jobs.example.org): the company is the next label.
-  const labels = host.split('.');
-  while (labels.length > 2 && HOST_PREFIXES.has(labels[0]!.toLowerCase())) labels.shift();
-  return labels.join('.');
-}
-
-/** Subdomains of careers and job sites, never the company's name. */
-const HOST_PREFIXES = new Set(['www', 'careers', 'career', 'jobs', 'job', 'join', 'apply', 'work', 'hiring', 'talent', 'recruiting', 'boards', 'about', 'en', 'm']);
-
-/**
- * Words people type around a company name when they look for it as an employer
- * ("jobs at", "careers", "reviews", "the"): dropped from the start and the end of a query.
- */
-const LEADING_NOISE = ['jobs at', 'careers at', 'working at', 'work at', 'working for', 'work for', 'job at', 'career at', 'jobs', 'careers', 'the'];
-const TRAILING_NOISE = ['employee reviews', 'company reviews', 'careers', 'career', 'jobs', 'job', 'reviews', 'review', 'salaries', 'salary', 'hiring', 'employer', 'glassdoor', 'linkedin'];
-
-/**
- * The words of a query without the words around the name; the words themselves when
- * nothing would be left.
- * @example stripNoise(['jobs', 'at', 'quill', 'works', 'careers']) // ['quill', 'works']
- */
-export function stripNoise(words: readonly string[]): string[] {
-  let w = [...words];
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const phrase of LEADING_NOISE) {
-      const p = phrase.split(' ');
-      if (w.length > p.length && p.every((x, i) => w[i] === x)) {
-        w = w.slice(p.length);
-        changed = true;
-      }
-    }
-    for (const phrase of TRAILING_NOISE) {
-      const p = phrase.split(' ');
-      if (w.length > p.length && p.every((x, i) => w[w.length - p.length + i] === x)) {
-        w = w.slice(0, w.length - p.length);
-        changed = true;
-      }
-    }
-  }
-  return w;
+  return m?.[1] ?? t;
 }
 
 /**
@@ -175,4 +134,55 @@ export function domainLabel(website: string): string {
   const host = hostOf(website).toLowerCase();
   const dot = host.indexOf('.');
   return dot > 0 ? host.slice(0, dot) : host;
+}
+
+/**
+ * Words people type around a company name when they look for it as an employer
+ * (`jobs at …`, `… careers`, `… reviews`). {@link stripNoise} drops them from
+ * either end of a query, never from the middle (`Bank of America` keeps `of`).
+ */
+const NOISE = new Set([
+  'the', 'a', 'an', 'at', 'for', 'with', 'in', 'to', 'of', 'on', 'about',
+  'job', 'jobs', 'career', 'careers', 'vacancy', 'vacancies', 'opening', 'openings', 'hiring', 'apply',
+  'internship', 'internships', 'position', 'positions', 'role', 'roles', 'employment', 'employer',
+  'review', 'reviews', 'rating', 'ratings', 'salary', 'salaries', 'pay', 'benefits', 'culture', 'interview', 'interviews',
+  'working', 'work', 'page', 'site', 'website', 'homepage', 'official', 'hq', 'headquarters', 'office', 'offices', 'login',
+]);
+
+/**
+ * Drops {@link NOISE} words from both ends of a folded query; the list itself when
+ * nothing goes, and never empties it (a company may be called `Careers`).
+ * @example stripNoise(['jobs', 'at', 'quill', 'works']) // ['quill', 'works']
+ * @example stripNoise(['quill', 'works', 'careers']) // ['quill', 'works']
+ */
+export function stripNoise(words: readonly string[]): readonly string[] {
+  let start = 0;
+  let end = words.length;
+  while (end - start > 1 && NOISE.has(words[start] as string)) start++;
+  while (end - start > 1 && NOISE.has(words[end - 1] as string)) end--;
+  return start === 0 && end === words.length ? words : words.slice(start, end);
+}
+
+/** Is this word a {@link NOISE} word? (A host label `careers` or `jobs` is skipped too.) */
+export function isNoise(word: string): boolean {
+  return NOISE.has(word) || word === 'www';
+}
+
+const HOST_TOKEN_RE = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[\p{L}\p{N}-]+\.)+[a-z]{2,}(?:[:/?#].*)?$/iu;
+
+/**
+ * Splits a query into the hosts it names (a URL or a domain typed among words:
+ * `jobs at careers.quillworks.example/open`) and the remaining words.
+ * @example splitHosts('jobs at quillworks.example') // { hosts: ['quillworks.example'], rest: 'jobs at' }
+ */
+export function splitHosts(text: string): { hosts: string[]; rest: string } {
+  const t = text.trim();
+  if (!t.includes('.')) return { hosts: [], rest: t };
+  const hosts: string[] = [];
+  const rest: string[] = [];
+  for (const token of t.split(/\s+/)) {
+    if (HOST_TOKEN_RE.test(token) && /[\p{L}\p{N}-]{2,}\./u.test(token)) hosts.push(hostOf(token).toLowerCase());
+    else rest.push(token);
+  }
+  return { hosts, rest: rest.join(' ') };
 }

@@ -1,10 +1,14 @@
 import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { SearchIndex } from './load.ts';
-import { foldWords, hostOf, stripLegal, stripNoise } from './normalize.ts';
+import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 
-/** What a hit matched: a whole name, alias or domain (in any word order), the start of one, or a close spelling. */
+/** What a hit matched: its name (or slug), an alias, its website, the start of a key, or a key within a few typos. */
 export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
+const MATCHED_ON: readonly MatchedOn[] = ['name', 'alias', 'domain', 'prefix', 'fuzzy'];
+const How = { Name: 0, Alias: 1, Domain: 2, Prefix: 3, Fuzzy: 4 } as const;
+/** Key kind (name, alias, slug, domain) -> what an exact match on it is reported as. */
+const HOW_OF_KIND = [How.Name, How.Alias, How.Name, How.Domain];
 
 export interface SearchHit {
   slug: string;
@@ -12,7 +16,16 @@ export interface SearchHit {
   score: number;
   /** The name, alias, slug or website the query matched. */
   matched: string;
+  /** How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix, or fuzzy (typos). */
   matchedOn: MatchedOn;
+  /**
+   * How sure the match is, in [0, 1]: the score, lowered when another company
+   * scores almost as well. `score × min(1, 0.5 + 10 × margin)`, margin being the gap
+   * to the next company's score (no next company: margin 1). So an exact name with
+   * no rival is 1, an exact name another company shares (`Orbital` as alias and
+   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8.
+   */
+  confidence: number;
 }
 
 export interface SearchOptions {
@@ -48,31 +61,12 @@ const SWEEP_MAX = 12;
 const EXACT_SCORE = [1, 0.99, 0.98, 0.98];
 /** Equal once the legal suffix is dropped (`Northwind Traders` for `Northwind Traders, Inc.`). */
 const COMPACT_SCORE = [0.96, 0.955, 0.95, 0.95];
-/** A whole name found once the words around it are dropped, or its words put in another order. */
-const NOISE_FACTOR = 0.99;
-const REORDER_FACTOR = 0.97;
-/** Reordering is tried for queries of up to this many words (3! = 6 orders). */
-const REORDER_MAX_WORDS = 3;
-/** Key kind (name, alias, slug, domain) -> what a whole match is reported as. */
-const KIND_MATCH: MatchedOn[] = ['name', 'alias', 'name', 'domain'];
-const HOW_WHOLE = 0;
-const HOW_PREFIX = 1;
-const HOW_FUZZY = 2;
-
-/** Every other order of up to REORDER_MAX_WORDS words. */
-function reorders(words: string[]): string[][] {
-  if (words.length < 2 || words.length > REORDER_MAX_WORDS) return [];
-  const out: string[][] = [];
-  const permute = (rest: string[], acc: string[]) => {
-    if (rest.length === 0) {
-      if (acc.some((w, i) => w !== words[i])) out.push(acc);
-      return;
-    }
-    rest.forEach((w, i) => permute([...rest.slice(0, i), ...rest.slice(i + 1)], [...acc, w]));
-  };
-  permute(words, []);
-  return out;
-}
+/** Same words in another order (`Works Quill`): below an exact match, above any prefix or typo. */
+const REORDERED_SCORE = [0.94, 0.935, 0.93, 0.93];
+/** A host label after the first (`careers.quillworks.example`): a little below the first. */
+const LATER_LABEL = 0.99;
+/** Fuzzy matching on the query with its noise words (`jobs at`) kept only when nothing scored this well without them. */
+const RAW_FUZZY_BELOW = 0.9;
 
 function lowerBound(forms: readonly string[], value: string): number {
   let lo = 0;
@@ -85,24 +79,28 @@ function lowerBound(forms: readonly string[], value: string): number {
   return lo;
 }
 
+type Offer = (key: number, score: number, how: number) => void;
+
 /**
- * Finds companies by approximate name, alias, subsidiary, slug or website. An exact
- * (folded) name or alias match always ranks first; equal scores go to the better
- * key kind (name, alias, slug, domain), then to the smaller slug.
+ * Finds companies by approximate name, alias, subsidiary, slug or website, in any
+ * word order, with words people type around a name (`jobs at`, `careers`, `the`,
+ * a careers URL) ignored. An exact (folded) name or alias match always ranks
+ * first; equal scores go to the better key kind (name, alias, slug, domain), then
+ * to the smaller slug.
  * @example
  * searchCompanies(index, 'kestrel aero', { limit: 3, filter: (slug) => inUs.has(slug) });
- * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero' }, ...]
+ * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 }, ...]
  */
 export function searchCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): SearchHit[] {
   const asked = Math.floor(opts.limit ?? DEFAULT_LIMIT);
   const limit = Number.isNaN(asked) ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.max(1, asked));
-  const host = hostOf(query.slice(0, MAX_QUERY));
-  const typed = foldWords(host);
-  if (typed.length === 0) return [];
-  // Words around the name ("jobs at", "careers", "the") are dropped before matching.
-  const words = stripNoise(typed);
-  const full = words.join('');
-  const compact = stripLegal(words).join('');
+  const text = query.slice(0, MAX_QUERY);
+  const split = splitHosts(text);
+  // a lone domain or URL is also read as words (`amazon.com` is a name too)
+  const alone = split.hosts.length === 1 && split.rest === '';
+  const raw = foldWords(alone ? (split.hosts[0] as string) : split.rest);
+  const words = stripNoise(raw);
+  if (words.length === 0 && split.hosts.length === 0) return [];
   const filter = opts.filter;
   const s = index.scratch;
   const { forms, formKey, formExact, keyKind } = index;
@@ -121,9 +119,7 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     return ok;
   };
   let best = 0;
-  const how = new Map<number, number>();
-  let stage = HOW_WHOLE;
-  const offer = (key: number, score: number): void => {
+  const offer: Offer = (key, score, how) => {
     const doc = index.keyDoc[key] as number;
     if (!accepts(doc)) return;
     if (score > best) best = score;
@@ -132,57 +128,42 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     if (score > prev || (score === prev && (keyKind[key] as number) < (keyKind[s.docKey[doc] as number] as number))) {
       s.docScore[doc] = score;
       s.docKey[doc] = key;
-      how.set(doc, stage);
+      s.docHow[doc] = how;
     }
   };
-  /** Whole-name matches of one spelling of the query, their scores scaled by `factor`. */
-  const whole = (w: string[], factor: number): void => {
-    const f = w.join('');
-    const c = stripLegal(w).join('');
-    for (const form of f === c ? [c] : [f, c])
-      for (let i = lowerBound(forms, form); i < forms.length && forms[i] === form; i++) {
-        const key = formKey[i] as number;
-        const kind = keyKind[key] as number;
-        offer(key, factor * ((formExact[i] && form === f ? EXACT_SCORE[kind] : COMPACT_SCORE[kind]) as number));
-      }
+  const exactly = (form: string, factor: number, kinds: readonly number[] | null): void => {
+    for (let i = lowerBound(forms, form); i < forms.length && forms[i] === form; i++) {
+      const key = formKey[i] as number;
+      const kind = keyKind[key] as number;
+      const exact = formExact[i] as number;
+      if (kinds === null && exact !== 1) continue;
+      offer(key, factor * ((kinds ?? EXACT_SCORE)[kind] as number), HOW_OF_KIND[kind] as number);
+    }
   };
 
   try {
-    const dot = host.indexOf('.');
-    if (dot > 0) {
-      const label = foldWords(host.slice(0, dot)).join('');
-      for (let i = lowerBound(forms, label); i < forms.length && forms[i] === label; i++) {
-        const key = formKey[i] as number;
-        if (formExact[i]) offer(key, EXACT_SCORE[keyKind[key] as number] as number);
+    for (const host of split.hosts) {
+      const labels = host.split('.');
+      let factor = 1;
+      for (let l = 0; l < labels.length - 1; l++) {
+        const label = foldWords(labels[l] as string).join('');
+        if (label === '' || isNoise(label)) continue;
+        exactly(label, factor, null);
+        factor *= LATER_LABEL;
       }
     }
-    if (full !== compact) {
-      for (let i = lowerBound(forms, full); i < forms.length && forms[i] === full; i++) {
-        const key = formKey[i] as number;
-        offer(key, ((formExact[i] ? EXACT_SCORE : COMPACT_SCORE)[keyKind[key] as number]) as number);
+    const variants = words === raw || raw.length === 0 ? [words] : [words, raw];
+    for (const v of variants) if (v.length > 0) exactStage(index, v, exactly, offer);
+    if (words.length > 0) {
+      const full = words.join('');
+      const compact = stripLegal(words).join('');
+      if (compact.length >= 2) fuzzy(index, compact, full, accepts, offer);
+      if (words !== raw && raw.length > 0 && best < RAW_FUZZY_BELOW) {
+        const rawCompact = stripLegal(raw).join('');
+        fuzzy(index, rawCompact, raw.join(''), accepts, offer);
       }
+      if (best < SWEEP_BELOW && compact.length >= SWEEP_MIN && compact.length <= SWEEP_MAX) sweep(index, compact, offer);
     }
-    // equal forms first, then longer forms starting with the query
-    const m = compact.length;
-    for (let i = lowerBound(forms, compact); i < forms.length; i++) {
-      const form = forms[i] as string;
-      if (!form.startsWith(compact)) break;
-      const key = formKey[i] as number;
-      const kind = keyKind[key] as number;
-      stage = form.length > m ? HOW_PREFIX : HOW_WHOLE;
-      if (form.length > m) offer(key, prefixScore(m, form.length));
-      else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)));
-    }
-    stage = HOW_WHOLE;
-    // The query as typed, when words around the name were dropped ("The Quill" may be a name).
-    if (words.length !== typed.length) whole(typed, 1);
-    // The same words in another order ("Works Quill" for "Quill Works").
-    for (const order of reorders(words)) whole(order, REORDER_FACTOR);
-    if (words.length !== typed.length) for (const order of reorders(typed)) whole(order, REORDER_FACTOR * NOISE_FACTOR);
-
-    stage = HOW_FUZZY;
-    if (m >= 2) fuzzy(index, compact, full, accepts, offer);
-    if (best < SWEEP_BELOW && m >= SWEEP_MIN && m <= SWEEP_MAX) sweep(index, compact, offer);
 
     const hits: { doc: number; score: number }[] = [];
     for (const doc of s.docs) {
@@ -195,11 +176,16 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
         (keyKind[s.docKey[a.doc] as number] as number) - (keyKind[s.docKey[b.doc] as number] as number) ||
         a.doc - b.doc,
     );
-    return hits.slice(0, limit).map((h) => {
-      const key = s.docKey[h.doc] as number;
-      const stageOf = how.get(h.doc) ?? HOW_FUZZY;
-      const matchedOn: MatchedOn = stageOf === HOW_WHOLE ? (KIND_MATCH[keyKind[key] as number] as MatchedOn) : stageOf === HOW_PREFIX ? 'prefix' : 'fuzzy';
-      return { slug: index.slugs[h.doc] as string, score: h.score, matched: index.keyText[key] as string, matchedOn };
+    return hits.slice(0, limit).map((h, i) => {
+      const next = hits[i + 1]?.score;
+      const margin = next === undefined ? 1 : h.score - next;
+      return {
+        slug: index.slugs[h.doc] as string,
+        score: h.score,
+        matched: index.keyText[s.docKey[h.doc] as number] as string,
+        matchedOn: MATCHED_ON[s.docHow[h.doc] as number] as MatchedOn,
+        confidence: Math.round(h.score * Math.min(1, 0.5 + 10 * margin) * 1e4) / 1e4,
+      };
     });
   } finally {
     for (const doc of s.docs) {
@@ -207,6 +193,89 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       s.docFilter[doc] = 0;
     }
     s.docs.length = 0;
+  }
+}
+
+/**
+ * For a search narrowed by `filter` (the API's `country=`): the best hit of the
+ * same query without the filter when it is not among `hits` and scores higher
+ * than the best of them, so the answer can say "a better match exists outside
+ * this country". `undefined` otherwise.
+ * @example
+ * const hits = searchCompanies(index, q, { filter });
+ * const elsewhere = betterOutside(index, q, hits); // { slug: 'quill-works', ... } or undefined
+ */
+export function betterOutside(index: SearchIndex, query: string, hits: readonly SearchHit[]): SearchHit | undefined {
+  const top = searchCompanies(index, query, { limit: 1 })[0];
+  if (!top) return undefined;
+  const bestInside = hits[0]?.score ?? 0;
+  if (top.score <= bestInside || hits.some((h) => h.slug === top.slug)) return undefined;
+  return top;
+}
+
+/** Exact, suffix-stripped, reordered and typed-ahead matches of one word list. */
+function exactStage(
+  index: SearchIndex,
+  words: readonly string[],
+  exactly: (form: string, factor: number, kinds: readonly number[] | null) => void,
+  offer: Offer,
+): void {
+  const { forms, formKey, formExact, keyKind } = index;
+  const full = words.join('');
+  const strippedWords = stripLegal(words);
+  const compact = strippedWords.join('');
+  if (full !== compact) {
+    for (let i = lowerBound(forms, full); i < forms.length && forms[i] === full; i++) {
+      const key = formKey[i] as number;
+      const kind = keyKind[key] as number;
+      offer(key, ((formExact[i] ? EXACT_SCORE : COMPACT_SCORE)[kind]) as number, HOW_OF_KIND[kind] as number);
+    }
+  }
+  // equal forms first, then longer forms starting with the query
+  const m = compact.length;
+  for (let i = lowerBound(forms, compact); i < forms.length; i++) {
+    const form = forms[i] as string;
+    if (!form.startsWith(compact)) break;
+    const key = formKey[i] as number;
+    const kind = keyKind[key] as number;
+    if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
+    else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
+  }
+  if (strippedWords.length >= 2) reordered(strippedWords, exactly);
+  if (words.length >= 2 && strippedWords.length !== words.length) reordered(words, exactly);
+}
+
+/** Queries of more words are not reordered (5! = 120 lookups is the most a query costs). */
+const MAX_REORDERED = 5;
+
+/**
+ * Every other order of the words (Heap's algorithm), each looked up as an exact
+ * form: `Works Quill` finds `quillworks`. Done at query time, so the index holds
+ * no extra forms.
+ */
+function reordered(words: readonly string[], exactly: (form: string, factor: number, kinds: readonly number[] | null) => void): void {
+  const n = words.length;
+  if (n > MAX_REORDERED) return;
+  const a = [...words];
+  const c = new Array<number>(n).fill(0);
+  const original = a.join('');
+  const seen = new Set<string>([original]);
+  let i = 0;
+  while (i < n) {
+    if ((c[i] as number) < i) {
+      const j = i % 2 === 0 ? 0 : (c[i] as number);
+      [a[j], a[i]] = [a[i] as string, a[j] as string];
+      const form = a.join('');
+      if (!seen.has(form)) {
+        seen.add(form);
+        exactly(form, 1, REORDERED_SCORE);
+      }
+      c[i] = (c[i] as number) + 1;
+      i = 0;
+    } else {
+      c[i] = 0;
+      i++;
+    }
   }
 }
 
@@ -244,7 +313,7 @@ function fuzzy(
   compact: string,
   full: string,
   accepts: (doc: number) => boolean,
-  offer: (key: number, score: number) => void,
+  offer: Offer,
 ): void {
   const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
   const { gramCount, touched, buckets } = index.scratch;
@@ -289,13 +358,13 @@ function fuzzy(
         // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
         const keyWhole = keyFull[k] as string;
         if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
-        if (score >= MIN_SCORE) offer(k, score);
+        if (score >= MIN_SCORE) offer(k, score, How.Fuzzy);
       }
     }
   }
 }
 
-function sweep(index: SearchIndex, compact: string, offer: (key: number, score: number) => void): void {
+function sweep(index: SearchIndex, compact: string, offer: Offer): void {
   const { forms, formKey, keyCompact } = index;
   const first = compact.charAt(0);
   const m = compact.length;
@@ -308,6 +377,6 @@ function sweep(index: SearchIndex, compact: string, offer: (key: number, score: 
     if (key === previous || form !== keyCompact[key] || Math.abs(form.length - m) > 2) continue;
     previous = key;
     const score = fuzzyScore(compact, form);
-    if (score >= MIN_SCORE) offer(key, score);
+    if (score >= MIN_SCORE) offer(key, score, How.Fuzzy);
   }
 }

@@ -1,12 +1,58 @@
 /**
- * Labelled query set for the search quality bar of issue "Search that finds the
- * company": from a registry, queries of each kind with the slug they must find.
- * A query is kept only when its answer is unambiguous: no other company has the
- * same folded form, and for prefix and typo queries no other company's key is
- * as close (same prefix, or an edit distance / prefix distance no larger).
+ * Labelled query set for the search quality bar (issues "Search that finds the
+ * company" and "Search that understands"): from a registry, queries of each kind
+ * with the slug they must find. A query is kept only when its answer is
+ * unambiguous: no other company has the same folded form (or, for reordered
+ * words, the same words), and for prefix and typo queries no other company's key
+ * is as close (same prefix, or an edit distance / prefix distance no larger).
+ *
+ * Ambiguity is decided with this file's own folding ({@link foldWords} below),
+ * not the engine's, so that a mistake in the engine's normalisation shows up as a
+ * miss instead of being hidden by the labels. Shared by the quality test and
+ * `bench/search.ts` (tests import nothing from `bench/`).
  */
 import { mulberry32, type Rng } from '../../scripts/lib/registry-gen.ts';
-import { foldWords, stripLegal } from '../../src/core/search/normalize.ts';
+
+const TRANSLIT: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+/** Legal forms and group words a registry name may end with (the data contract's examples, written out here). */
+const LEGAL_WORDS = new Set([
+  'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'llc', 'llp', 'lp', 'plc', 'gmbh', 'ag',
+  'kg', 'sa', 'sas', 'srl', 'spa', 'nv', 'bv', 'se', 'ab', 'as', 'oy', 'pty', 'pte', 'kk', 'group', 'holdings', 'holding',
+]);
+
+/** Independent folding: NFKD without marks, lowercase, `&` = `and`, apostrophes dropped, other punctuation a blank. */
+function foldWords(text: string): string[] {
+  const t = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[øæœßłđðþı]/g, (c) => TRANSLIT[c] ?? c)
+    .replace(/&/g, ' and ')
+    .replace(/['’‘`´]/g, '');
+  // `S.A.` / `J. P.` read as one word, as a person reads them
+  return t
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .reduce<string[]>((out, w) => {
+      const last = out.at(-1);
+      if (w.length === 1 && last !== undefined && /^[a-z]+$/.test(last) && last.length === 1) out[out.length - 1] = last + w;
+      else out.push(w);
+      return out;
+    }, []);
+}
+
+/** Trailing legal words (and a dangling `and`) and a leading `the` dropped, never all words. */
+function stripLegal(words: string[]): string[] {
+  let end = words.length;
+  while (end > 1 && (LEGAL_WORDS.has(words[end - 1] as string) || words[end - 1] === 'and')) end--;
+  const start = end > 1 && words[0] === 'the' ? 1 : 0;
+  return words.slice(start, end);
+}
+
+/** The words of a name without order: what a reordered query must share with one company alone. */
+function wordSet(text: string): string {
+  return [...stripLegal(foldWords(text))].sort().join(' ');
+}
 
 export const QUERY_KINDS = [
   'exact-name',
@@ -20,6 +66,8 @@ export const QUERY_KINDS = [
   'domain',
   'accents-stripped',
   'accents-added',
+  'reordered',
+  'words-around',
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
@@ -197,6 +245,17 @@ export function generateQueries(registry: readonly RegistryCompany[], opts: Quer
     return true;
   };
 
+  // word multiset -> companies with a name or alias of exactly those words
+  const wordOwners = new Map<string, Set<string>>();
+  for (const c of registry) {
+    for (const text of [c.name, ...c.aliases, ...(c.subsidiaries ?? [])]) {
+      const w = wordSet(text);
+      let set = wordOwners.get(w);
+      if (!set) wordOwners.set(w, (set = new Set()));
+      set.add(c.slug);
+    }
+  }
+
   const out: LabelledQuery[] = [];
   const companies = [...registry].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   for (const kind of QUERY_KINDS) {
@@ -213,6 +272,11 @@ export function generateQueries(registry: readonly RegistryCompany[], opts: Quer
       let ok = uniqueForms(query, c.slug);
       if (ok && kind === 'prefix') ok = [...prefixOwners(formsOf(query)[0] as string)].every((s) => s === c.slug);
       if (ok && (kind === 'typo-1' || kind === 'typo-2')) ok = typoUnambiguous(query, c);
+      if (ok && kind === 'reordered') ok = [...(wordOwners.get(wordSet(query)) ?? [])].every((s) => s === c.slug);
+      if (ok && kind === 'words-around') {
+        // the name inside must be the company's alone, and the whole query nobody's name
+        ok = uniqueForms(c.name, c.slug) && uniqueForms(query, c.slug) && [...(wordOwners.get(wordSet(c.name)) ?? [])].every((s) => s === c.slug);
+      }
       if (!ok) continue;
       out.push({ kind, query, expected: c.slug });
       made++;
@@ -259,5 +323,34 @@ function makeQuery(kind: QueryKind, c: RegistryCompany, rng: Rng): string | null
     }
     case 'accents-added':
       return /[^\x20-\x7e]/.test(c.name) ? null : addAccent(rng, c.name);
+    case 'reordered': {
+      const words = c.name.replace(SUFFIX_RE, '').split(/\s+/).filter((w) => w.length > 0);
+      if (words.length < 2) return null;
+      // a rotation (never the identity), sometimes with the suffix kept at the end
+      const by = 1 + Math.floor(rng() * (words.length - 1));
+      const rotated = [...words.slice(by), ...words.slice(0, by)].join(' ');
+      const suffix = c.name.match(SUFFIX_RE)?.[0] ?? '';
+      return rng() < 0.3 && suffix ? rotated + suffix : rng() < 0.5 ? rotated.toLowerCase() : rotated;
+    }
+    case 'words-around': {
+      const base = rng() < 0.4 ? c.name.replace(SUFFIX_RE, '') : c.name;
+      const name = rng() < 0.5 ? base.toLowerCase() : base;
+      const host = c.website.replace(/^www\./, '');
+      const forms = [
+        `jobs at ${name}`,
+        `careers at ${name}`,
+        `${name} careers`,
+        `${name} jobs`,
+        `${name} reviews`,
+        `${name} salaries`,
+        `the ${name}`,
+        `working at ${name}`,
+        `${name} careers page`,
+        `https://careers.${host}/jobs`,
+        `jobs.${host}`,
+        `jobs at ${host}`,
+      ];
+      return forms[Math.floor(rng() * forms.length)] as string;
+    }
   }
 }
