@@ -3,10 +3,11 @@ import type { IncomingMessage } from 'node:http';
 /**
  * The client address a request is counted against: the socket's peer, or, behind
  * `trustedProxies` reverse proxies, the address the outermost trusted proxy saw
- * (the `trustedProxies`-th `X-Forwarded-For` entry from the right).
+ * (the `trustedProxies`-th `X-Forwarded-For` entry from the right). Spellings are
+ * normalised by the rate limiter (`clientKey`).
  */
 export function clientAddress(incoming: IncomingMessage, trustedProxies = 0): string {
-  const peer = (incoming.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  const peer = incoming.socket.remoteAddress ?? 'unknown';
   if (trustedProxies <= 0) return peer;
   const header = incoming.headers['x-forwarded-for'];
   const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim()).filter(Boolean);

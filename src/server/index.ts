@@ -17,6 +17,7 @@ import { messages } from '../api/messages.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
+import { READ_METHODS, checkTarget, clientErrorStatus, isApiPath, refusalBody, refusalHeaders, writeRaw } from './guard.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createStatic } from './static.ts';
 
@@ -32,7 +33,26 @@ export interface ServerOptions {
   /** Failures of the handler (default stderr). */
   logError?: (line: string) => void;
   handler?: HandlerOptions;
+  /** Clients the rate limiter remembers at most (default 100,000; the least recently seen is evicted). */
+  rateLimitClients?: number;
+  /** Limits of the HTTP server (see {@link SERVER_LIMITS}). */
+  limits?: Partial<typeof SERVER_LIMITS>;
 }
+
+/**
+ * Limits against slow or greedy clients: the whole header block must arrive within
+ * `headersTimeout`, the whole request (with any body) within `requestTimeout`, an idle
+ * keep-alive connection is closed after `keepAliveTimeout`, and at most `maxConnections`
+ * sockets are open at once (further ones are refused by closing them). Node's defaults
+ * are 60 s / 300 s / 5 s / unlimited.
+ */
+export const SERVER_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  keepAliveTimeout: 5_000,
+  maxConnections: 1_024,
+  maxRequestsPerSocket: 1_000,
+};
 
 const MIN_COMPRESS = 1024;
 
@@ -56,7 +76,7 @@ export function createServer(options: ServerOptions): Server {
   const log = options.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : options.log;
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
   const handler = createHandler(new FsStore(options.distDir), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler });
-  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60 });
+  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60, maxClients: options.rateLimitClients });
   const trustProxy = options.trustProxy ?? 0;
   const serveStatic = createStatic(options.distDir);
   const encodedBodies = new Lru<Buffer>(1024);
@@ -99,12 +119,10 @@ export function createServer(options: ServerOptions): Server {
       if (limiter.enabled && request.method !== 'OPTIONS') {
         const rate = limiter.check(clientAddress((env as HttpBindings).incoming, trustProxy));
         if (!rate.allowed) {
+          // The RateLimit fields go on the 429 only (no-store): a success stays shareable by any cache.
           const error = new ApiError(429, 'rate_limited', messages.rateLimited(limiter.limit, rate.reset), { retryAfter: rate.reset });
           return errorResponse(error, rate.headers);
         }
-        const res = await dispatch(request);
-        for (const [name, value] of Object.entries(rate.headers)) res.headers.set(name, value);
-        return res;
       }
       return dispatch(request);
     },
@@ -116,27 +134,53 @@ export function createServer(options: ServerOptions): Server {
     },
   );
 
-  return createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const start = performance.now();
-    if (log) {
-      res.once('close', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
-    }
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
-    if (pathname === '/api' || pathname.startsWith('/api/')) {
-      void api(req, res);
-      return;
-    }
-    serveStatic(req, res, pathname).catch((error: unknown) => {
-      logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
-      if (res.headersSent) res.destroy();
-      else {
-        res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        res.end('Internal error\n');
+  function refuse(res: ServerResponse, status: number, message: string): void {
+    const body = refusalBody(status, message);
+    res.writeHead(status, refusalHeaders(status, Buffer.byteLength(body)));
+    res.end(body);
+  }
+
+  const limits = { ...SERVER_LIMITS, ...options.limits };
+  const server = createHttpServer(
+    { headersTimeout: limits.headersTimeout, requestTimeout: limits.requestTimeout, keepAliveTimeout: limits.keepAliveTimeout, requireHostHeader: false },
+    (req: IncomingMessage, res: ServerResponse) => {
+      const start = performance.now();
+      if (log) {
+        res.once('close', () => log(`${req.method} ${req.url} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
       }
-    });
+      const local = req.socket.localAddress ?? '127.0.0.1';
+      const fallbackHost = `${local.includes(':') ? `[${local}]` : local}:${req.socket.localPort ?? 80}`;
+      const target = checkTarget(req, fallbackHost);
+      if ('status' in target) return refuse(res, target.status, target.message);
+      if (!READ_METHODS.has(req.method ?? '')) {
+        return refuse(res, 405, messages.methodNotAllowed(String(req.method).slice(0, 20)));
+      }
+      // From here on the handler and the static files see an origin-form target and a valid Host.
+      req.url = target.path + target.query;
+      req.headers.host = target.host;
+      if (isApiPath(target.path)) {
+        void api(req, res);
+        return;
+      }
+      serveStatic(req, res, target.path).catch((error: unknown) => {
+        logError(`[server] ${req.method} ${target.path}: ${error instanceof Error ? error.message : String(error)}`);
+        if (res.headersSent) res.destroy();
+        else refuse(res, 400, 'The request could not be answered.');
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  // Requests the parser rejects (unknown method, bad header, timeout): a JSON answer, then close.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const { status, message } = clientErrorStatus(error.code);
+    writeRaw(socket, status, message);
   });
+  // CONNECT is not a tunnel here: 405 like every other method but GET, HEAD and OPTIONS.
+  server.on('connect', (_req: IncomingMessage, socket) => {
+    writeRaw(socket, 405, messages.methodNotAllowed('CONNECT'));
+  });
+  return server;
 }
 
 export interface RunningServer {

@@ -1,11 +1,14 @@
 /**
  * `npm run serve`: serves an existing `dist/` (site and API) until SIGTERM/SIGINT.
  * Environment: PORT (4321), HOST (127.0.0.1), DIST_DIR (dist),
- * RATE_LIMIT_PER_MINUTE (60, 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
+ * RATE_LIMIT_PER_MINUTE (60, 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1),
+ * MAX_CONNECTIONS (1024 open sockets at most).
+ * Slow clients: headers must arrive within 10 s and the whole request within 30 s
+ * (`SERVER_LIMITS` in `index.ts`).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startServer } from './index.ts';
+import { SERVER_LIMITS, startServer } from './index.ts';
 
 function integer(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -30,12 +33,22 @@ if (!existsSync(join(distDir, 'views', 'meta.json'))) {
   process.exit(1);
 }
 
+const port = integer('PORT', 4321);
+const host = process.env.HOST?.trim() || '127.0.0.1';
 const running = await startServer({
   distDir,
-  port: integer('PORT', 4321),
-  host: process.env.HOST?.trim() || '127.0.0.1',
+  port,
+  host,
   rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60),
   trustProxy: trustProxy(),
+  limits: { maxConnections: integer('MAX_CONNECTIONS', SERVER_LIMITS.maxConnections) },
+}).catch((error: NodeJS.ErrnoException) => {
+  // One clear line, not a stack, for the usual mistakes.
+  if (error.code === 'EADDRINUSE') console.error(`Port ${port} on ${host} is already in use: set PORT to a free port (for example PORT=${port + 1} npm run serve).`);
+  else if (error.code === 'EACCES') console.error(`No permission to listen on port ${port} of ${host}: set PORT to a port above 1023.`);
+  else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') console.error(`Cannot listen on HOST=${host}: it is not an address of this machine.`);
+  else console.error(`Cannot listen on ${host}:${port}: ${error.message}`);
+  process.exit(1);
 });
 console.log(`Serving ${distDir} at ${running.url} (API at ${running.url}/api/v1)`);
 

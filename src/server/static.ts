@@ -6,10 +6,11 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, normalize, resolve, sep } from 'node:path';
+import { extname, posix, resolve, sep } from 'node:path';
 import { Lru } from '../api/lru.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import type { Encoding } from './compress.ts';
+import { isInternalPath } from './guard.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -66,26 +67,31 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
   const root = resolve(rootDir);
   const files = new Lru<CachedFile>(options.cacheEntries ?? 512);
 
-  function locate(pathname: string): string | null {
+  /** The file a path names and the path in normal form (decoded, dot segments and repeated slashes removed), or null. */
+  function locate(pathname: string): { full: string; normal: string } | null {
     let decoded: string;
     try {
       decoded = decodeURIComponent(pathname);
     } catch {
       return null;
     }
-    if (decoded.includes('\0')) return null;
-    const full = resolve(root, `.${normalize(`/${decoded}`)}`);
-    return full === root || full.startsWith(root + sep) ? full : null;
+    if (decoded.includes('\0') || decoded.includes('\\')) return null;
+    const normal = posix.normalize(`/${decoded}`).replace(/\/{2,}/g, '/');
+    if (isInternalPath(normal.replace(/\/+$/, '') || '/')) return null;
+    const full = resolve(root, `.${normal}`);
+    return full === root || full.startsWith(root + sep) ? { full, normal } : null;
   }
 
   async function find(pathname: string): Promise<{ file: string; size: number; mtimeMs: number } | { redirect: string } | null> {
-    const full = locate(pathname);
-    if (full === null) return null;
+    const located = locate(pathname);
+    if (located === null) return null;
+    const { full, normal } = located;
     const info = await stat(full).catch(() => null);
     if (info?.isFile()) return { file: full, size: info.size, mtimeMs: info.mtimeMs };
     if (info?.isDirectory()) {
       // One policy for folders: add the slash once, then serve index.html (no loop: the target is a folder).
-      if (!pathname.endsWith('/')) return { redirect: `${pathname}/` };
+      // The target is built from the normal form only, so it is always a same-origin path (never `//host`).
+      if (!pathname.endsWith('/')) return { redirect: `${encodeURI(normal.replace(/\/+$/, '')).replace(/[?#]/g, encodeURIComponent)}/` };
       const index = `${full}${sep}index.html`;
       const i = await stat(index).catch(() => null);
       return i?.isFile() ? { file: index, size: i.size, mtimeMs: i.mtimeMs } : null;
@@ -160,7 +166,7 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
     const found = await find(pathname);
     if (found && 'redirect' in found) {
       const query = req.url?.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
-      res.writeHead(301, { Location: found.redirect + query, 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(301, { Location: found.redirect + query.replace(/[^\x21-\x7e]/g, encodeURIComponent), 'Cache-Control': 'public, max-age=3600' });
       res.end();
       return;
     }
