@@ -12,7 +12,7 @@ import { createHandler } from '../api/index.ts';
 import type { HandlerOptions } from '../api/index.ts';
 import { ApiError } from '../api/errors.ts';
 import { errorResponse } from '../api/http.ts';
-import { Lru } from '../api/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { messages } from '../api/messages.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
@@ -79,7 +79,8 @@ export function createServer(options: ServerOptions): Server {
   const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60, maxClients: options.rateLimitClients });
   const trustProxy = options.trustProxy ?? 0;
   const serveStatic = createStatic(options.distDir);
-  const encodedBodies = new Lru<Buffer>(1024);
+  // Compressed API bodies by ETag and coding, bounded by bytes (lru-cache).
+  const encodedBodies = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.byteLength) });
 
   /** Runs the handler, then encodes the body for the client; ETags of encoded bodies carry the coding. */
   async function dispatch(request: Request): Promise<Response> {

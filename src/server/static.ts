@@ -1,13 +1,19 @@
 /**
  * The site's static files from `dist/`: content types, `index.html` for folders,
  * validators (ETag, Last-Modified), gzip/br, and `404.html` for anything absent.
- * Nothing outside the folder can be named.
+ * Nothing outside the folder can be named, and no internal file (`guard.ts`).
+ *
+ * Kept hand-written (the memory cache is lru-cache): `@hono/node-server`'s `serveStatic`
+ * (2.1) sends no ETag or Last-Modified and answers no If-None-Match (every revalidation
+ * of a page would cost the whole body), compresses only files precompressed on disk (the
+ * build writes none), and has no hook for a 404 page with status 404 or for the folder
+ * redirect policy; sirv is not installed.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, posix, resolve, sep } from 'node:path';
-import { Lru } from '../api/lru.ts';
+import { LRUCache } from 'lru-cache';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import type { Encoding } from './compress.ts';
 import { isInternalPath } from './guard.ts';
@@ -54,8 +60,8 @@ interface CachedFile {
 }
 
 export interface StaticOptions {
-  /** Files kept in memory (LRU). */
-  cacheEntries?: number;
+  /** Bytes of files kept in memory (lru-cache; each file counts twice, for its compressed forms). Default 64 MiB. */
+  cacheBytes?: number;
 }
 
 /**
@@ -65,7 +71,7 @@ export interface StaticOptions {
  */
 export function createStatic(rootDir: string, options: StaticOptions = {}) {
   const root = resolve(rootDir);
-  const files = new Lru<CachedFile>(options.cacheEntries ?? 512);
+  const files = new LRUCache<string, CachedFile>({ maxSize: options.cacheBytes ?? 64 * 1024 * 1024, sizeCalculation: (f) => Math.max(1, 2 * f.size) });
 
   /** The file a path names and the path in normal form (decoded, dot segments and repeated slashes removed), or null. */
   function locate(pathname: string): { full: string; normal: string } | null {
