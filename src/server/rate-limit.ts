@@ -3,13 +3,14 @@
  * per client address): each client keeps the times of its counted requests within
  * the window; refused requests are not counted.
  *
- * Clients are keyed by {@link clientKey}: every spelling of one address is one client
- * (parsed by ipaddr.js), and an IPv6 client is its /64, the smallest block a host
- * is usually given. The table is an `lru-cache` bounded by `maxClients`: when full,
+ * Clients are keyed by {@link clientKey}: every spelling of one address is one client,
+ * and an IPv6 client is its /64, the smallest block a host is usually given. (The
+ * address parsing is Node's `net.isIPv6` plus a few lines of expansion: ipaddr.js was
+ * taken out of the dependencies, and `node:net` validates as strictly.) The table is an `lru-cache` bounded by `maxClients`: when full,
  * the least recently seen client is evicted (it starts afresh if it comes back), so
  * a flood of distinct addresses costs bounded memory.
  */
-import ipaddr from 'ipaddr.js';
+import { isIPv6 } from 'node:net';
 import { LRUCache } from 'lru-cache';
 
 export interface RateLimitOptions {
@@ -56,11 +57,58 @@ export function clientKey(address: string): string {
   if (port) raw = (port[1] ?? port[2]) as string;
   const zone = raw.indexOf('%');
   if (zone !== -1) raw = raw.slice(0, zone);
-  if (!ipaddr.isValid(raw)) return raw.toLowerCase();
-  const parsed = ipaddr.process(raw);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
-  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+  const v4 = dottedQuad(raw);
+  if (v4) return v4;
+  if (!isIPv6(raw)) return raw.toLowerCase();
+  const parts = expandIPv6(raw);
+  // IPv4-mapped (::ffff:a.b.c.d) is the IPv4 client.
+  if (parts.slice(0, 5).every((p) => p === 0) && parts[5] === 0xffff) {
+    const [hi = 0, lo = 0] = parts.slice(6);
+    return `${hi >>> 8}.${hi & 255}.${lo >>> 8}.${lo & 255}`;
+  }
+  return `${compressIPv6([...parts.slice(0, 4), 0, 0, 0, 0])}/64`;
+}
+
+/** `a.b.c.d` with each part 0-255 in decimal (leading zeros allowed and dropped), else null. */
+function dottedQuad(text: string): string | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!m) return null;
+  const octets = m.slice(1).map(Number);
+  return octets.every((o) => o <= 255) ? octets.join('.') : null;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, an IPv4 tail converted). */
+function expandIPv6(text: string): number[] {
+  let body = text.toLowerCase();
+  const tail = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(body);
+  if (tail) {
+    const [a = 0, b = 0, c = 0, d = 0] = (tail[1] as string).split('.').map(Number);
+    body = `${body.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = body.split('::');
+  const left = head ? head.split(':') : [];
+  const right = rest === undefined ? [] : rest ? rest.split(':') : [];
+  const fill = rest === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
+  return [...left, ...fill, ...right].map((g) => parseInt(g, 16));
+}
+
+/** RFC 5952 text of eight groups: lower case, no leading zeros, the longest run of zeros as `::`. */
+function compressIPv6(parts: number[]): string {
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < 8; ) {
+    if (parts[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && parts[j] === 0) j++;
+    if (j - i > bestLen) [best, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = parts.map((p) => p.toString(16));
+  if (best === -1) return hex.join(':');
+  return `${hex.slice(0, best).join(':')}::${hex.slice(best + bestLen).join(':')}`;
 }
 
 /**

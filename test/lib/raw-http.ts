@@ -26,14 +26,23 @@ export function rawExchange(port: number, request: string | Buffer, timeoutMs = 
     };
     const timer = setTimeout(done, timeoutMs);
     socket.on('connect', () => socket.write(request));
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // A keep-alive answer is whole once Content-Length bytes of body have arrived.
+      const answer = parseAnswer(Buffer.concat(chunks).toString('latin1'));
+      const length = answer.headers['content-length'];
+      if (answer.status >= 200 && length !== undefined && /^\d+$/.test(length) && Buffer.byteLength(answer.body, 'latin1') >= Number(length) && answer.text.includes('\r\n\r\n')) done();
+    });
     socket.on('end', done);
     socket.on('close', done);
     socket.on('error', done);
   });
 }
 
-export function parseAnswer(text: string): RawAnswer {
+export function parseAnswer(whole: string): RawAnswer {
+  let text = whole;
+  // Interim answers (100 Continue) come before the real one.
+  while (/^HTTP\/1\.[01] 1\d\d /.test(text) && text.includes('\r\n\r\n')) text = text.slice(text.indexOf('\r\n\r\n') + 4);
   const split = text.indexOf('\r\n\r\n');
   const head = split === -1 ? text : text.slice(0, split);
   const body = split === -1 ? '' : text.slice(split + 4);
@@ -47,5 +56,5 @@ export function parseAnswer(text: string): RawAnswer {
     const value = h.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { status, headers, body, text };
+  return { status, headers, body, text: whole };
 }
