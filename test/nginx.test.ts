@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,10 +57,13 @@ describe.skipIf(!present)('nginx in front of the Node server', () => {
     node = await startServer({ distDir: dist, port: 0, rateLimitPerMinute: 0, trustProxy: 1, log: null });
     work = mkdtempSync(join(tmpdir(), 'evi-nginx-'));
     mkdirSync(join(work, 'cache'));
+    // nginx's workers drop to an unprivileged user when started as root: they must reach the cache.
+    chmodSync(work, 0o755);
+    chmodSync(join(work, 'cache'), 0o777);
     const port = await freePort();
     const conf = join(work, 'nginx.conf');
     writeFileSync(conf, renderNginxConfig({ listen: `127.0.0.1:${port}`, dist, upstream: new URL(node.url).host, cache: join(work, 'cache'), prefix: work }));
-    nginx = spawn(NGINX, ['-p', work, '-c', conf, '-e', join(work, 'error.log'), '-g', 'daemon off; worker_processes 1;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    nginx = spawn(NGINX, ['-p', work, '-c', conf, '-e', join(work, 'error.log'), '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
     nginx.stderr?.on('data', (c: Buffer) => (log += c.toString()));
     url = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
