@@ -265,7 +265,17 @@ export function createServer(options: ServerOptions): Server {
         writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' }).catch(() => res.destroy());
         return;
       }
+      // TRACE and TRACK cannot even become a fetch Request: every method the API does not take is a 405 here.
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+        writeError(res, methodNotAllowed(req.method), { Allow: 'GET, HEAD, OPTIONS' }).catch(() => res.destroy());
+        return;
+      }
       void api(req, res);
+      return;
+    }
+    // An /api target whose dot segments lead elsewhere (/api/%2e%2e/x) still gets a JSON answer, never a page.
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      writeError(res, new ApiError(404, 'not_found', messages.notFoundPath(pathname))).catch(() => res.destroy());
       return;
     }
     if (pathname === MCP_PATH) {
