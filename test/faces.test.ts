@@ -427,3 +427,21 @@ describe('leaderboards as pages', () => {
     has(read(`company/${meta.examples.company}/index.html`), '/leaderboards/');
   });
 });
+
+describe('docs snippets', () => {
+  it('every endpoint has a copyable curl, fetch and requests example on its real example URL, and the curl one answers', async () => {
+    const html = read('api-docs/index.html');
+    const decode = (t: string) => t.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const curls = [...html.matchAll(/<code>(curl -sS &#39;[^<]+)<\/code>/g)].map((m) => decode(m[1]!));
+    const paths = Object.keys(json<{ paths: object }>('api/v1/openapi.json').paths);
+    expect(curls.length).toBe(paths.length);
+    expect((html.match(/await fetch\(/g) ?? []).length).toBe(paths.length);
+    expect((html.match(/requests\.get\(/g) ?? []).length).toBe(paths.length);
+    for (const c of curls) {
+      const url = /curl -sS '([^']+)'/.exec(c)![1]!;
+      const res = await fetch(`${server.url}${local(url)}`);
+      await res.arrayBuffer();
+      expect(res.status, url).toBe(200);
+    }
+  });
+});
