@@ -177,7 +177,8 @@ describe('output', () => {
       { rank: 1, company: 'Kestrel Aerospace Group', score: 18.8, slug: 'kestrel-aerospace-group' },
       { rank: 2, company: 'Northwind Traders, Inc.', score: 6.3, slug: 'northwind' },
     ]);
-    expect(json('api/v1/company/gamma-forge.json')).toEqual(company('gamma-forge').profiles.gb);
+    // The handler's answer: the view's profile and its permanent URL.
+    expect(json('api/v1/company/gamma-forge.json')).toEqual({ ...company('gamma-forge').profiles.gb, permalink: 'https://evi.example/api/v1/months/2026-03/company/gamma-forge' });
     const h = json<{ companies: number; industries: number; month: string }>('api/v1/health.json');
     expect([h.companies, h.industries, h.month]).toEqual([8, 3, '2026-03']);
   });

@@ -149,7 +149,9 @@ describe('current answers name their permanent copy', () => {
 
   it('a Link rel=canonical to the month-addressed form, with the endpoint parameters only, and it answers the same body', async () => {
     for (const [path, canonical] of [
-      ['/api/rankings?country=US&industry=aerospace&utm_source=x&month=', '/api/v1/months/2026-03/rankings?industry=aerospace&country=US'],
+      // Resolved parameters, defaults left out: country=US is the default; industry by its slug.
+      ['/api/rankings?country=US&industry=Aerospace&utm_source=x&month=', '/api/v1/months/2026-03/rankings?industry=aerospace'],
+      ['/api/v1/rankings?country=United%20Kingdom&limit=25&sort=rank', '/api/v1/months/2026-03/rankings?country=gb'],
       ['/api/v1/company/orbital-works/', '/api/v1/months/2026-03/company/orbital-works'],
       ['/api/v1/rankings/aerospace/us?limit=2&month=2026-02', '/api/v1/months/2026-02/rankings/aerospace/us?limit=2'],
       ['/api/v1/compare?companies=orbital-works,kestrel-aerospace-group', '/api/v1/months/2026-03/compare?companies=orbital-works,kestrel-aerospace-group'],
@@ -161,6 +163,8 @@ describe('current answers name their permanent copy', () => {
       const permanent = await get(handle, canonical);
       const month = /months\/(\d{4}-\d{2})/.exec(canonical)![1]!;
       expect(permanent.text, canonical).toBe(dated(current.text, released[month]!));
+      // The body names the same permanent URL, absolute.
+      expect(JSON.parse(current.text).permalink, path).toBe(`${SITE}${canonical}`);
       expect(permanent.headers.get('link'), canonical).toBeNull();
     }
     expect((await get(handle, '/api/v1/health')).headers.get('link')).toBeNull();

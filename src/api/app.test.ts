@@ -28,9 +28,10 @@ describe('handler specifics', () => {
   it('answers with the same bytes as the shared shaping of src/core/views/shape.ts', async () => {
     const board = boards.find((b) => b.month === MONTH && b.countryCode === 'us' && b.industrySlug === 'retail')!;
     const res = await call(handle, '/api/v1/rankings?industry=retail&sort=change&page=2&limit=7');
-    expect(await res.text()).toBe(JSON.stringify(rankingsBody(meta, board, { sort: 'change', page: 2, limit: 7 })));
-    const leaders = await call(handle, '/api/v1/rankings/retail/us?limit=4');
-    expect(await leaders.text()).toBe(JSON.stringify(leadersBody(meta, board, 4)));
+    // The shaped body, then the permanent URL the handler adds (resolved parameters, defaults left out).
+    expect(await res.text()).toBe(JSON.stringify({ ...rankingsBody(meta, board, { sort: 'change', page: 2, limit: 7 }), permalink: `${meta.siteUrl}/api/v1/months/${MONTH}/rankings?industry=retail&sort=change&page=2&limit=7` }));
+    const leaders = await call(handle, '/api/v1/rankings/retail/US?limit=4');
+    expect(await leaders.text()).toBe(JSON.stringify({ ...leadersBody(meta, board, 4), permalink: `${meta.siteUrl}/api/v1/months/${MONTH}/rankings/retail/us?limit=4` }));
   });
 
   it('the overall leaderboard answers to industry=all as well', async () => {

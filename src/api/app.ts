@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { etag } from 'hono/etag';
-import { LIMITS } from '../core/policy.ts';
+import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
@@ -14,7 +14,7 @@ import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
-import { API_PREFIX, fillPath, queryString } from '../core/urls.ts';
+import { API_PREFIX, fillPath, queryString, siteUrls } from '../core/urls.ts';
 import type { QueryValues } from '../core/urls.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
@@ -87,12 +87,18 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
    * date from the release ledger, so the bytes stay the same from one release to the next;
    * the current forms keep the release's date (data-and-rules §4).
    */
-  function cachedFor(c: Context, key: string, make: () => unknown | Promise<unknown>): Promise<Entity> {
-    const month = c.req.param('month');
-    if (month === undefined) return cached(key, make);
+  async function cachedFor(c: Context, key: string, canon: Canonical, make: () => unknown | Promise<unknown>): Promise<Entity> {
+    const cat = await views.catalog();
+    const month = askedMonth.get(c) ?? cat.meta.month;
+    // The permanent copy of this answer, from the resolved parameters: the same for every spelling of the request.
+    const path = `${API_PREFIX}${fillPath(MONTH_SCOPE, { month })}${canon.below}${queryString(canon.query)}`;
+    canonicalOf.set(c, path);
+    const permalink = `${siteUrls(cat.meta.siteUrl).origin}${path}`;
+    const withLink = async () => ({ ...((await make()) as Record<string, unknown>), permalink });
+    if (c.req.param('month') === undefined) return cached(key, withLink);
     return cached(`permanent|${key}`, async () => {
-      const body = (await make()) as Record<string, unknown>;
-      const date = (await views.catalog()).meta.released?.[month];
+      const body = await withLink();
+      const date = cat.meta.released?.[month];
       return date ? freeze(body, date) : body;
     });
   }
@@ -111,7 +117,8 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
-      return cachedFor(c, `search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, async () => {
+      const canon = { below: '/search', query: { q: params.q, country: country?.code, limit: params.limit === LIMITS.search.default ? undefined : params.limit } };
+      return cachedFor(c, `search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, canon, async () => {
         const { index, rankings: current } = await views.search();
         const rankings = month === cat.meta.month ? current : await views.pastSearchRankings(month);
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
@@ -128,7 +135,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
       const slug = c.req.param('slug')!.trim().toLowerCase();
-      return cachedFor(c, `company|${month}|${slug}|${country?.code ?? ''}`, async () => {
+      return cachedFor(c, `company|${month}|${slug}|${country?.code ?? ''}`, { below: `/company/${slug}`, query: { country: country?.code } }, async () => {
         const view = await companyView(cat, month, slug);
         if (!view) {
           const suggestions = await closeSlugs(slug);
@@ -146,7 +153,17 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const month = monthOf(cat, c, params.month);
       const industry = params.industry === undefined ? overall : knownIndustry(cat, params.industry, 'industry');
       const { sort, page, limit } = params;
-      return cachedFor(c, `rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, async () => {
+      const canon = {
+        below: '/rankings',
+        query: {
+          industry: industry.slug === OVERALL ? undefined : industry.slug,
+          country: country.code === DEFAULT_COUNTRY ? undefined : country.code,
+          sort: sort === 'rank' ? undefined : sort,
+          page: page === LIMITS.page.default ? undefined : page,
+          limit: limit === LIMITS.rankings.default ? undefined : limit,
+        },
+      };
+      return cachedFor(c, `rankings|${month}|${country.code}|${industry.slug}|${sort}|${page}|${limit}`, canon, async () => {
         const board = await requireBoard(cat, month, country, industry);
         return rankingsBody(cat.meta, board, { sort, page, limit });
       });
@@ -163,7 +180,8 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
         throw notFound(messages.badCountry(c.req.param('country')!), { parameter: 'country', validCountries: cat.validCountries });
       }
       const month = monthOf(cat, c, params.month);
-      return cachedFor(c, `leaders|${month}|${country.code}|${industry.slug}|${limit}`, async () => {
+      const canon = { below: `/rankings/${industry.slug}/${country.code}`, query: { limit: limit === LIMITS.leaders.default ? undefined : limit } };
+      return cachedFor(c, `leaders|${month}|${country.code}|${industry.slug}|${limit}`, canon, async () => {
         const board = await requireBoard(cat, month, country, industry);
         return leadersBody(cat.meta, board, limit);
       });
@@ -187,7 +205,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const cat = await views.catalog();
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
-      return cachedFor(c, `compare|${month}|${country?.code ?? ''}|${slugs.join(',')}`, async () => {
+      return cachedFor(c, `compare|${month}|${country?.code ?? ''}|${slugs.join(',')}`, { below: '/compare', query: { companies: slugs, country: country?.code } }, async () => {
         const found = await Promise.all(slugs.map((slug) => companyView(cat, month, slug)));
         const unknown = slugs.filter((_, i) => !found[i]);
         if (unknown.length > 0) throw notFound(messages.compareUnknown(unknown), { parameter: 'companies', unknown });
@@ -209,12 +227,11 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   for (const e of ALL_ENDPOINTS) {
     const cacheControl = CACHE_POLICIES[e.cache];
     const handle = handlers[(e.handler ?? e.id) as EndpointId];
-    const names = Object.keys(e.query.shape).filter((name) => name !== 'month');
     api.get(routePath(e), async (c) => {
       const response = okResponse(await handle(c), cacheControl);
       // A current answer names its permanent copy: the month-addressed form of the same request.
-      const month = e.monthScoped ? askedMonth.get(c) : undefined;
-      if (month) response.headers.set('Link', `<${canonicalPath(c, month, names)}>; rel="canonical"`);
+      const canonical = e.monthScoped && e.cache !== 'month' ? canonicalOf.get(c) : undefined;
+      if (canonical) response.headers.set('Link', `<${canonical}>; rel="canonical"`);
       return response;
     });
   }
@@ -302,24 +319,15 @@ function monthOf(cat: Catalog, c: Context, asked: string | undefined): string {
   return month;
 }
 
-/** The month each request was answered for, for its canonical link. */
+/** The month each request was answered for. */
 const askedMonth = new WeakMap<Context, string>();
+/** The root-relative permanent path of each month-dependent answer (its Link rel=canonical and `permalink`). */
+const canonicalOf = new WeakMap<Context, string>();
 
-/**
- * The month-addressed path of a request (root-relative, so it holds on any origin):
- * `/api/v1/months/{month}` + the endpoint's path as asked, then the endpoint's own
- * parameters in their order, blank and unknown ones left out.
- */
-function canonicalPath(c: Context, month: string, names: readonly string[]): string {
-  const url = new URL(c.req.url);
-  const below = url.pathname.replace(/^\/api(\/v1)?(?=\/|$)/, '').replace(/\/+$/, '');
-  const query: QueryValues = {};
-  for (const name of names) {
-    const value = url.searchParams.get(name);
-    // A comma reads the same written plain or as %2C; plain keeps compare's list legible.
-    if (value !== null && value.trim() !== '') query[name] = value.split(',');
-  }
-  return `${API_PREFIX}${fillPath(MONTH_SCOPE, { month })}${below}${queryString(query)}`;
+/** The month-addressed form of a request: the path below the month, and the resolved parameters that differ from their defaults. */
+interface Canonical {
+  below: string;
+  query: QueryValues;
 }
 
 /** data-and-rules §4: an unknown country in a query parameter is a 400. */

@@ -179,7 +179,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const past = await writeMonthViews({ data, pools, input, meta, views, cacheDir: opts.cacheDir, log });
     log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
     views.write('meta.json', meta);
-    const profiles = companies.flatMap((v) => Object.keys(v.profiles).sort(compareKeys).map((code) => v.profiles[code]!));
+    // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
+    const profiles = companies.flatMap((v) =>
+      Object.keys(v.profiles)
+        .sort(compareKeys)
+        .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
+    );
     manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, csv: currentCsv, profiles, dataset, urls }));
     writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
     log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);

@@ -13,7 +13,8 @@ const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 /** An example answer, cut to a readable length (the full one is one request away). */
 const excerpt = (body: unknown, max = 1500) => {
   const text = JSON.stringify(body, null, 1);
-  return text.length > max ? `${text.slice(0, max)}\n... (cut; request the URL for the whole answer)` : text;
+  // Cut at a line end, so that no URL is cut in half.
+  return text.length > max ? `${text.slice(0, text.lastIndexOf('\n', max))}\n... (cut; request the URL for the whole answer)` : text;
 };
 
 export async function llmsFullTxt(m: MetaView): Promise<string> {

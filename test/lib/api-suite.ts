@@ -332,7 +332,8 @@ export function apiSuite(target: () => Target): void {
     it('default country profile, slug case-insensitive', async () => {
       const slug = f.company.slug;
       const { body } = await ok(`/api/v1/company/${slug}`, CompanyProfileSchema);
-      expect(body).toEqual(f.company.profiles[f.company.defaultCountry!]);
+      // The view's profile, plus the permanent URL of this answer (month-addressed, resolved parameters).
+      expect(body).toEqual({ ...f.company.profiles[f.company.defaultCountry!], permalink: `${f.meta.siteUrl}/api/v1/months/${f.meta.month}/company/${f.company.slug}` });
       expect((await get(`/api/company/${slug.toUpperCase()}/`)).body).toEqual(body);
       const file = await t.read(`api/v1/company/${slug}.json`);
       if (file !== null) expect(body).toEqual(JSON.parse(file));
@@ -340,8 +341,10 @@ export function apiSuite(target: () => Target): void {
     it('country by code or name selects that country’s profile', async () => {
       for (const [code, profile] of Object.entries(f.company.profiles)) {
         const name = f.meta.countries.find((c) => c.code === code)!.name;
-        expect((await ok(`/api/v1/company/${f.company.slug}?country=${code}`, CompanyProfileSchema)).body).toEqual(profile);
-        expect((await ok(`/api/v1/company/${f.company.slug}?country=${enc(name.toUpperCase())}`, CompanyProfileSchema)).body).toEqual(profile);
+        // Every spelling of the country gives the same permanent URL (the resolved code).
+        const expected = { ...profile, permalink: `${f.meta.siteUrl}/api/v1/months/${f.meta.month}/company/${f.company.slug}?country=${code}` };
+        expect((await ok(`/api/v1/company/${f.company.slug}?country=${code}`, CompanyProfileSchema)).body).toEqual(expected);
+        expect((await ok(`/api/v1/company/${f.company.slug}?country=${enc(name.toUpperCase())}`, CompanyProfileSchema)).body).toEqual(expected);
       }
     });
     it('a country without data for the company: 404 with its countries', async () => {

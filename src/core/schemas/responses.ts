@@ -139,6 +139,7 @@ export const SearchResponseSchema = z
     betterMatchElsewhere: z
       .object({ company: z.string(), slug: Slug, country: z.string(), matchedOn: z.string(), confidence: z.number().min(0).max(1), apiUrl: Url })
       .optional(),
+    permalink: Url.optional().meta({ description: 'Always present in API answers. The permanent, immutable URL of this answer: /api/v1/months/{month}/… with the resolved parameters (the Link rel=canonical header names it too)' }),
   })
   .meta({ id: 'SearchResponse' });
 
@@ -170,6 +171,7 @@ export const CompanyProfileSchema = z
     profileUrl: Url,
     apiUrl: Url,
     methodology: MethodologyShortSchema,
+    permalink: Url.optional().meta({ description: 'The permanent URL of this profile (present on /company answers; not inside compare, whose own permalink covers the set)' }),
   })
   .meta({ id: 'CompanyProfile' });
 
@@ -206,6 +208,7 @@ export const RankingsResponseSchema = z
     totalPages: Count,
     methodology: MethodologyShortSchema,
     rankings: z.array(LeaderboardEntrySchema),
+    permalink: Url.optional().meta({ description: 'Always present in API answers. The permanent, immutable URL of this answer: /api/v1/months/{month}/… with the resolved parameters (the Link rel=canonical header names it too)' }),
   })
   .meta({ id: 'Rankings' });
 
@@ -224,6 +227,7 @@ export const LeadersResponseSchema = z
     totalCompanies: Count,
     methodology: MethodologyShortSchema,
     topCompanies: z.array(LeaderEntrySchema),
+    permalink: Url.optional().meta({ description: 'Always present in API answers. The permanent, immutable URL of this answer: /api/v1/months/{month}/… with the resolved parameters (the Link rel=canonical header names it too)' }),
   })
   .meta({ id: 'Leaders' });
 
@@ -234,6 +238,7 @@ export const CompareResponseSchema = z
     lastUpdated: DateStr,
     methodology: MethodologyShortSchema,
     companies: z.array(CompanyProfileSchema).min(2).max(5),
+    permalink: Url.optional().meta({ description: 'Always present in API answers. The permanent, immutable URL of this answer: /api/v1/months/{month}/… with the resolved parameters (the Link rel=canonical header names it too)' }),
   })
   .meta({ id: 'Compare' });
 
