@@ -136,6 +136,33 @@ function tidy(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Explicit bounds on every response value, as clients and API linters ask (OWASP API4:
+ * unbounded strings, arrays and integers). They are true bounds, not promises of size:
+ * no string the API sends is longer than STRING_MAX (the longest are the methodology
+ * text and summaries, about 1,000 characters), no array longer than ARRAY_MAX (the
+ * longest, a month's companies added, is bounded by the registry), no integer beyond int32.
+ */
+const STRING_MAX = 10_000;
+const ARRAY_MAX = 100_000;
+const INT32 = { format: 'int32', maximum: 2_147_483_647 } as const;
+
+function bounded(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(bounded);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === 'properties' || k === '$defs' ? Object.fromEntries(Object.entries(v as object).map(([n, s]) => [n, bounded(s)])) : bounded(v);
+  const types = Array.isArray(out.type) ? (out.type as string[]) : [out.type];
+  if (types.includes('string') && out.maxLength === undefined && out.enum === undefined && out.const === undefined) out.maxLength = STRING_MAX;
+  if (types.includes('array') && out.maxItems === undefined) out.maxItems = ARRAY_MAX;
+  if (types.includes('integer')) {
+    if (out.format === undefined) out.format = INT32.format;
+    if (out.maximum === undefined) out.maximum = INT32.maximum;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = -INT32.maximum - 1;
+  }
+  return out;
+}
+
 /** The response schemas reachable from the endpoints, keyed by their ids, in a stable order. */
 function componentSchemas(): Record<string, JsonSchema> {
   const all = (z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', unrepresentable: 'any', uri: (id) => `${COMPONENT}${id}` }) as { schemas: Record<string, JsonSchema> }).schemas;
@@ -149,7 +176,7 @@ function componentSchemas(): Record<string, JsonSchema> {
   };
   for (const e of TABLE) if (e.response) visit(idOf(e.response));
   visit(idOf(ErrorResponseSchema));
-  return Object.fromEntries([...keep].sort().map((id) => [id, tidy(all[id]) as JsonSchema]));
+  return Object.fromEntries([...keep].sort().map((id) => [id, bounded(tidy(all[id])) as JsonSchema]));
 }
 
 /** An example body for each error status, worded by the API's own messages (service-spec §7). */
@@ -169,30 +196,43 @@ const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }
   502: { name: 'Internal', description: 'Transient failure reading the data (`internal`); retry. Never stored by a cache.' },
 };
 
+/** Operation groups (OpenAPI tags), by endpoint id; the month-addressed forms get their base's tag and `Permanent month URLs`. */
+const TAGS = [
+  { name: 'Dataset', description: 'The index, health, releases and corrections, and this document.', ids: ['getIndex', 'getHealth', 'getChangelog', 'getOpenApi'] },
+  { name: 'Companies', description: 'Find companies, read and compare their profiles.', ids: ['searchCompanies', 'getCompany', 'compareCompanies'] },
+  { name: 'Leaderboards', description: 'Rankings of an industry or of all industries in a country.', ids: ['getRankings', 'getLeaders'] },
+  { name: 'Permanent month URLs', description: 'The same answers for a named month, immutable.', ids: [] as string[] },
+];
+function tagsOf(operationId: string): string[] {
+  const base = operationId.replace(/ForMonth$/, '');
+  const tag = TAGS.find((t) => t.ids.includes(base))?.name ?? 'Dataset';
+  return base === operationId ? [tag] : [tag, 'Permanent month URLs'];
+}
+
 /** Every response header the API sends, declared once (components/headers). */
 const HEADERS: Record<string, { name: string; description: string; schema: JsonSchema }> = {
   CacheControl: { name: 'Cache-Control', description: 'Cache life: current answers 30 minutes in browsers and 60 in shared caches (plus 5 minutes stale); month-addressed answers a year, immutable; 400/404/405 one minute; 429 and 5xx no-store.', schema: { type: 'string' } },
   ETag: { name: 'ETag', description: 'Strong validator of the body; send it back in If-None-Match for a 304.', schema: { type: 'string', pattern: '^"[^"]+"$' } },
-  AllowOrigin: { name: 'Access-Control-Allow-Origin', description: 'CORS: always `*`.', schema: { type: 'string', const: '*' } },
+  'Access-Control-Allow-Origin': { name: 'Access-Control-Allow-Origin', description: 'CORS: always `*`.', schema: { type: 'string', const: '*' } },
   ExposeHeaders: { name: 'Access-Control-Expose-Headers', description: 'Headers a browser script may read.', schema: { type: 'string' } },
   Vary: { name: 'Vary', description: 'The body varies with Accept-Encoding only.', schema: { type: 'string' } },
   NoSniff: { name: 'X-Content-Type-Options', description: '`nosniff`.', schema: { type: 'string', const: 'nosniff' } },
   Link: { name: 'Link', description: 'On current answers of month-dependent endpoints: `<month-addressed path>; rel="canonical"`, the permanent copy of this answer.', schema: { type: 'string' } },
   Allow: { name: 'Allow', description: 'The methods of every path: `GET, HEAD, OPTIONS`.', schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
-  RetryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  RetryAfter: { name: 'Retry-After', description: 'Seconds to wait before retrying.', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 60 } },
   RateLimit: { name: 'RateLimit', description: 'Remaining quota of the window (IETF RateLimit fields draft), on the service\'s own server.', schema: { type: 'string' } },
   RateLimitPolicy: { name: 'RateLimit-Policy', description: 'The quota policy (IETF RateLimit fields draft), on the service\'s own server.', schema: { type: 'string' } },
   AllowMethods: { name: 'Access-Control-Allow-Methods', description: 'CORS preflight: `GET, HEAD, OPTIONS`.', schema: { type: 'string' } },
-  MaxAge: { name: 'Access-Control-Max-Age', description: 'CORS preflight: seconds the answer may be kept (86400).', schema: { type: 'integer', minimum: 0 } },
+  MaxAge: { name: 'Access-Control-Max-Age', description: 'CORS preflight: seconds the answer may be kept (86400).', schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 } },
 };
 const header = (...ids: string[]) => Object.fromEntries(ids.map((id) => [HEADERS[id]!.name, { $ref: `#/components/headers/${id}` }]));
-const COMMON = ['CacheControl', 'AllowOrigin', 'ExposeHeaders', 'NoSniff', 'Vary'];
+const COMMON = ['CacheControl', 'Access-Control-Allow-Origin', 'ExposeHeaders', 'NoSniff', 'Vary'];
 
 /** The OpenAPI document's own shape, loosely: what a client can rely on. */
 const OPENAPI_SCHEMA: JsonSchema = {
   type: 'object',
   required: ['openapi', 'info', 'paths'],
-  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
+  properties: { openapi: { type: 'string', maxLength: 16 }, info: { type: 'object' }, paths: { type: 'object' }, components: { type: 'object' } },
   additionalProperties: true,
 };
 
@@ -221,7 +261,7 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
     };
     for (const status of e.errors) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` };
     responses[405] = { $ref: '#/components/responses/MethodNotAllowed' };
-    const declared = e.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: tidy(p.schema), ...(p.example ? { example: p.example } : {}) }));
+    const declared = e.parameters.map((p) => ({ name: p.name, in: p.in, required: p.required, description: p.description, schema: bounded(tidy(p.schema)), ...(p.example ? { example: p.example } : {}) }));
     // Path parameters belong to the path (every method has them); query parameters to GET and HEAD.
     const inPath = declared.filter((p) => p.in === 'path');
     const parameters = declared.filter((p) => p.in === 'query');
@@ -231,6 +271,7 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
     paths[e.path] = {
       ...(inPath.length ? { parameters: inPath } : {}),
       get: {
+        tags: tagsOf(e.operationId),
         operationId: e.operationId,
         summary: e.summary,
         description: `${e.description}\n\nExample: ${e.exampleUrl}`,
@@ -238,6 +279,7 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
         responses,
       },
       head: {
+        tags: tagsOf(e.operationId),
         operationId: `${e.operationId}Head`,
         summary: `${e.summary} (headers only)`,
         description: 'The headers GET would send, without the body.',
@@ -245,6 +287,7 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
         responses: headResponses,
       },
       options: {
+        tags: tagsOf(e.operationId),
         operationId: `${e.operationId}Options`,
         summary: `${e.summary} (CORS preflight)`,
         description: 'Answers a CORS preflight: any origin, methods GET, HEAD and OPTIONS.',
@@ -268,11 +311,11 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
   };
   errorResponses.NotModified = {
     description: 'Not Modified: If-None-Match named the current ETag. No body; the validators and cache headers of the 200 are kept.',
-    headers: header('ETag', 'CacheControl', 'Vary', 'AllowOrigin', 'ExposeHeaders', 'NoSniff'),
+    headers: header('ETag', 'CacheControl', 'Vary', 'Access-Control-Allow-Origin', 'ExposeHeaders', 'NoSniff'),
   };
   errorResponses.Preflight = {
     description: 'CORS preflight answer, no body.',
-    headers: header('AllowOrigin', 'AllowMethods', 'MaxAge', 'Allow', 'ExposeHeaders'),
+    headers: header('Access-Control-Allow-Origin', 'AllowMethods', 'MaxAge', 'Allow', 'ExposeHeaders'),
   };
   return {
     openapi: '3.1.0',
@@ -287,15 +330,18 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
         `Only GET (and HEAD, OPTIONS) exists; no authentication; CORS is open. \`/api/...\` and \`/api/v1/...\` are equivalent: pin \`/api/v1\`. ` +
         `A query parameter given empty counts as absent; a typo of a parameter name is a 400; other unknown parameters are ignored. ` +
         `Please credit "${meta.name}" with a link to ${site}/.`,
+      contact: { name: meta.name, url: `${site}/api-docs/` },
       license: meta.index.license ? { name: meta.index.license.name, url: meta.index.license.url } : undefined,
     },
-    servers: [{ url: site }],
+    // A public API: every server is for everyone.
+    servers: [{ url: site, 'x-internal': false }],
+    tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
     externalDocs: { description: 'Human documentation and methodology', url: `${site}/api-docs/` },
     paths,
     components: {
       schemas: componentSchemas(),
       responses: errorResponses,
-      headers: Object.fromEntries(Object.entries(HEADERS).map(([id, h]) => [id, { description: h.description, schema: h.schema }])),
+      headers: Object.fromEntries(Object.entries(HEADERS).map(([id, h]) => [id, { description: h.description, schema: bounded(h.schema) }])),
     },
   };
 }
