@@ -1,6 +1,6 @@
 import type { SerializedSearchIndex } from './build.ts';
-import { GRAM_BITS, addGrams, newGramSet } from './grams.ts';
-import { domainLabel, foldWords, stripLegal } from './normalize.ts';
+import { GRAM_BITS, addGrams, newGramSet } from '../../../src/core/search/grams.ts';
+import { domainLabel, foldWords, stripLegal } from '../../../src/core/search/normalize.ts';
 
 /** Key kinds, in tie-break order. */
 export const Kind = { Name: 0, Alias: 1, Slug: 2, Domain: 3 } as const;

@@ -1,7 +1,7 @@
-import { alignBits, type Alignment } from './distance.ts';
-import { addGrams, newGramSet } from './grams.ts';
+import { alignBits, type Alignment } from '../../../src/core/search/distance.ts';
+import { addGrams, newGramSet } from '../../../src/core/search/grams.ts';
 import type { SearchIndex } from './load.ts';
-import { foldWords, hostOf, stripLegal } from './normalize.ts';
+import { foldWords, hostOf, stripLegal } from '../../../src/core/search/normalize.ts';
 
 export interface SearchHit {
   slug: string;

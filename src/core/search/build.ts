@@ -45,6 +45,12 @@ export function compareCodeUnits(a: string, b: string): number {
  * data.docs; // [['kestrel-aerospace-group', 'Kestrel Aerospace Group', 'kestrelaero.example', 'Kestrel Aero']]
  */
 export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
+  const rows = searchRows(docs);
+  return serializeIndex(rows, loadRows(rows));
+}
+
+/** The `docs` rows of the index: `[slug, name, website, ...aliases]`, sorted by slug, aliases trimmed, unique and sorted. */
+export function searchRows(docs: SearchDoc[]): string[][] {
   const sorted = [...docs].sort((a, b) => compareCodeUnits(a.slug, b.slug));
   const rows: string[][] = [];
   let last: string | undefined;
@@ -55,5 +61,5 @@ export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
     const aliases = [...new Set(d.aliases.map((a) => a.trim()))].filter((a) => a.length > 0 && a !== name).sort(compareCodeUnits);
     rows.push([d.slug, name, d.website.trim(), ...aliases]);
   }
-  return serializeIndex(rows, loadRows(rows));
+  return rows;
 }
