@@ -9,9 +9,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DataError } from '../core/data-error.ts';
+import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
@@ -129,24 +127,7 @@ export function writeMonthDownloads(
 const citationOf = (dataset: Dataset, name: string, month: string, urls: SiteUrls) => citationText(dataset, name, month, urls.home);
 
 /** The data folder's dataset.json, or the defaults when there is none. */
-export async function loadDataset(dataDir: string): Promise<Dataset> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, DATASET_FILE), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_DATASET;
-    throw e;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new DataError([{ file: DATASET_FILE, message: `not valid JSON (${(e as Error).message})` }]);
-  }
-  const parsed = DatasetSchema.safeParse(json);
-  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file: DATASET_FILE, message: `${i.path.map(String).join('.') || 'file'}: ${i.message}` })));
-  return parsed.data;
-}
+export const loadDataset = (dataDir: string): Promise<Dataset> => readDataJson(dataDir, DATASET_FILE, DatasetSchema, DEFAULT_DATASET);
 
 export const DATASET_FILE = 'dataset.json';
 

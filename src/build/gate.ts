@@ -2,9 +2,7 @@
  * The build's side of the publish gate (src/core/gate.ts): the facts of each scored
  * month, the operator's acceptances, and the verdict on the new current month.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DataError } from '../core/data-error.ts';
+import { readDataJson } from './data-json.ts';
 import { AcceptDropsSchema, PublishGateError, checkRelease, type AcceptDrops, type MonthFacts } from '../core/gate.ts';
 import type { MonthResult } from '../core/score.ts';
 
@@ -24,25 +22,7 @@ export function monthFacts(r: MonthResult, scoredRows: number): MonthFacts {
   };
 }
 
-async function acceptances(dataDir: string): Promise<AcceptDrops> {
-  const file = join(dataDir, ACCEPT_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new DataError([{ file: ACCEPT_FILE, message: `not valid JSON (${(e as Error).message})` }]);
-  }
-  const parsed = AcceptDropsSchema.safeParse(json);
-  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file: ACCEPT_FILE, message: `${i.path.join('.') || 'file'}: ${i.message}` })));
-  return parsed.data;
-}
+const acceptances = (dataDir: string): Promise<AcceptDrops> => readDataJson(dataDir, ACCEPT_FILE, AcceptDropsSchema, []);
 
 /**
  * Stops the build with a {@link PublishGateError} when the new current month fails the

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError } from '../core/data-error.ts';
+import { readDataJson } from './data-json.ts';
 import { CorrectionsSchema, FrozenMonthError, LedgerSchema, reconcile, type Correction, type Ledger, type LedgerChange, type MonthRecord } from '../core/ledger.ts';
 import type { Registry } from '../core/registry.ts';
 import { round1, type MonthResult } from '../core/score.ts';
@@ -38,25 +39,6 @@ export function monthRecord(reg: Registry, r: MonthResult): MonthRecord {
     rankedCompanies: ranked.size,
     boards: Object.fromEntries(keys.map((k) => [k, boards[k]!])),
   };
-}
-
-async function readJson<T>(dataDir: string, file: string, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, empty: T): Promise<T> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, file), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return empty;
-    throw e;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new DataError([{ file, message: `not valid JSON (${(e as Error).message})` }]);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new DataError(parsed.error.issues.map((i) => ({ file, message: `${i.path.map(String).join('.') || 'file'}: ${i.message}` })));
-  return parsed.data;
 }
 
 /** For a stopped build: up to 5 entries per changed board, from the previous output when it is there. */
@@ -104,8 +86,8 @@ export async function checkLedger(opts: {
   previousOut: string | null;
   log: (line: string) => void;
 }): Promise<{ ledger: Ledger; corrections: Correction[] }> {
-  const ledger = await readJson<Ledger>(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
-  const corrections = await readJson<Correction[]>(opts.dataDir, CORRECTIONS_FILE, CorrectionsSchema, []);
+  const ledger = await readDataJson(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
+  const corrections = await readDataJson(opts.dataDir, CORRECTIONS_FILE, CorrectionsSchema, []);
   const computed = opts.results.map((r) => monthRecord(opts.registry, r));
   if (process.env.EVI_LEDGER === 'strict') {
     const missing = computed.slice(0, -1).filter((r) => !ledger.months.some((e) => e.month === r.month));
