@@ -4,23 +4,19 @@
  * HTTP at /mcp gets, for every tool, exactly the JSON the Worker's API answers.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { builtDist } from './lib/dist.ts';
+import { bundleWorker, startWorker } from './lib/workerd.ts';
 
-process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-process.env.WRANGLER_SEND_METRICS = 'false';
 
-const root = resolve(import.meta.dirname, '..');
 let mf: Miniflare;
 let client: Client;
 let meta: MetaView;
@@ -28,35 +24,9 @@ let meta: MetaView;
 const workerFetch = async (url: string | URL, init?: RequestInit) => (await mf.dispatchFetch(String(url), init as MiniflareRequestInit)) as unknown as Response;
 
 beforeAll(async () => {
-  const outfile = join(root, '.cache', 'mcp-worker-test', 'index.js');
-  const [dist] = await Promise.all([
-    builtDist(),
-    build({
-      entryPoints: [join(root, 'src/worker/index.ts')],
-      outfile,
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      target: 'es2022',
-      conditions: ['workerd', 'worker', 'browser'],
-      mainFields: ['module', 'main'],
-      logLevel: 'silent',
-    }),
-  ]);
+  const [dist, script] = await Promise.all([builtDist(), bundleWorker('mcp-worker-test')]);
   meta = JSON.parse(readFileSync(join(dist, viewPaths.meta()), 'utf8')) as MetaView;
-  const config = unstable_readConfig({ config: join(root, 'wrangler.toml') }, { hideWarnings: true });
-  if (!config.assets) throw new Error('wrangler.toml has no [assets]');
-  config.assets = { ...config.assets, directory: dist };
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
-  mf = new Miniflare({
-    modules: true,
-    scriptPath: outfile,
-    compatibilityDate: workerOptions.compatibilityDate,
-    compatibilityFlags: workerOptions.compatibilityFlags,
-    assets: { ...workerOptions.assets!, directory: dist },
-    cf: false,
-  });
-  await mf.ready;
+  mf = await startWorker(script, dist);
   client = new Client({ name: 'evi-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch: workerFetch }));
 }, 600_000);

@@ -5,61 +5,24 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/server/fs-store.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist, corruptCopy } from './lib/dist.ts';
+import { bundleWorker, configured, startWorker } from './lib/workerd.ts';
 
-process.env.CLOUDFLARE_CF_FETCH_ENABLED = 'false';
-process.env.WRANGLER_SEND_METRICS = 'false';
 
 const root = resolve(import.meta.dirname, '..');
 let dist: string;
 let script: string;
 const instances: Miniflare[] = [];
 
-/** The worker bundled as wrangler does (ESM, workerd conditions), once per run. */
-async function bundle(): Promise<string> {
-  const outfile = join(root, '.cache', 'worker-test', 'index.js');
-  await build({
-    entryPoints: [join(root, 'src/worker/index.ts')],
-    outfile,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    logLevel: 'silent',
-  });
-  return outfile;
-}
-
-/** A Miniflare worker configured by wrangler.toml, with `assets` pointing at `directory`. */
-function configured(directory: string) {
-  const config = unstable_readConfig({ config: join(root, 'wrangler.toml') }, { hideWarnings: true });
-  if (!config.assets) throw new Error('wrangler.toml has no [assets]');
-  config.assets = { ...config.assets, directory };
-  return unstable_getMiniflareWorkerOptions(config).workerOptions;
-}
-
 async function start(directory: string): Promise<Miniflare> {
-  const workerOptions = configured(directory);
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: script,
-    compatibilityDate: workerOptions.compatibilityDate,
-    compatibilityFlags: workerOptions.compatibilityFlags,
-    assets: { ...workerOptions.assets!, directory },
-    cf: false,
-  });
-  await mf.ready;
+  const mf = await startWorker(script, directory);
   instances.push(mf);
   return mf;
 }
@@ -69,7 +32,7 @@ const call = async (mf: Miniflare, path: string, init?: RequestInit) =>
   (await mf.dispatchFetch(`${BASE}${path}`, init as MiniflareRequestInit)) as unknown as Response;
 
 beforeAll(async () => {
-  [dist, script] = await Promise.all([builtDist(), bundle()]);
+  [dist, script] = await Promise.all([builtDist(), bundleWorker('worker-test')]);
 }, 600_000);
 
 afterAll(async () => {
