@@ -132,7 +132,7 @@ export async function writeCacheFolder(dir: string, key: string, files: [string,
 }
 
 /** The files of an intact folder entry (relative path, absolute file); `null` when absent or damaged (reported and deleted). */
-export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<{ path: string; file: string }[] | null> {
+export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<{ path: string; file: string; bytes: number }[] | null> {
   let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[] };
   try {
     entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
@@ -145,7 +145,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   }
   if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
   if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
-  const out: { path: string; file: string }[] = [];
+  const out: { path: string; file: string; bytes: number }[] = [];
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
     let bytes: Buffer;
@@ -156,7 +156,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     }
     if (bytes.byteLength !== f.bytes) return discardFolder(dir, `has ${f.path} ${bytes.byteLength} bytes long instead of ${f.bytes} (truncated?)`, warn);
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
-    out.push({ path: f.path, file });
+    out.push({ path: f.path, file, bytes: f.bytes });
   }
   return out;
 }

@@ -62,7 +62,7 @@ export async function writeMonthViews(opts: {
     const cached = dir ? await readCacheFolder(dir, inputs!, opts.log) : null;
     if (cached) {
       fromCache++;
-      for (const { path, file } of cached) views.linkFrom(path, file);
+      for (const { path, file, bytes } of cached) views.linkFrom(path, file, bytes);
       continue;
     }
     const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);

@@ -1,4 +1,4 @@
-import { copyFileSync, linkSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
@@ -25,13 +25,8 @@ export class JsonWriter {
    * Puts an existing file (an intact cache entry's) at `path`: a hard link when both are
    * on one file system (no bytes copied; files are never written in place), else a copy.
    */
-  linkFrom(path: string, source: string): void {
-    const full = join(this.root, path);
-    const dir = dirname(full);
-    if (!this.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.dirs.add(dir);
-    }
+  linkFrom(path: string, source: string, bytes: number): void {
+    const full = this.#target(path);
     try {
       linkSync(source, full);
     } catch (e) {
@@ -39,18 +34,24 @@ export class JsonWriter {
       copyFileSync(source, full);
     }
     this.files++;
-    this.bytes += statSync(full).size;
+    this.bytes += bytes;
   }
 
   writeBytes(path: string, buf: Uint8Array): void {
+    const full = this.#target(path);
+    this.files++;
+    this.bytes += buf.length;
+    writeFileSync(full, buf);
+  }
+
+  /** The file for `path`, its folder made once. */
+  #target(path: string): string {
     const full = join(this.root, path);
     const dir = dirname(full);
     if (!this.dirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.dirs.add(dir);
     }
-    this.files++;
-    this.bytes += buf.length;
-    writeFileSync(full, buf);
+    return full;
   }
 }
