@@ -16,8 +16,8 @@ import type { Handler } from '../src/api/index.ts';
 import { SORTS } from '../src/core/schemas/responses.ts';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { BoardView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
-import { FsStore } from '../src/server/fs-store.ts';
-import { NODE_HANDLER_OPTIONS } from '../src/server/index.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { NODE_HANDLER_OPTIONS } from '../src/adapters/node/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -114,7 +114,7 @@ async function throughput(): Promise<Load[]> {
   const nodePort = 4391;
   const servePort = 4392;
   const results: Load[] = [];
-  const node = startProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const node = startProcess(process.execPath, ['--import', 'tsx', 'src/adapters/node/main.ts'], {
     PORT: String(nodePort),
     HOST: '127.0.0.1',
     DIST_DIR: dist,

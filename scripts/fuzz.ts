@@ -9,7 +9,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { startServer } from '../src/server/index.ts';
+import { startServer } from '../src/adapters/node/index.ts';
 import { fuzzRequests, runFuzz } from '../test/lib/fuzz.ts';
 
 const count = Number(process.env.FUZZ_COUNT ?? 100_000);

@@ -16,9 +16,9 @@ import { LEADERBOARD_COLUMNS, loadDataset } from '../src/build/downloads.ts';
 import { DataError } from '../src/core/data-error.ts';
 import { DEFAULT_DATASET } from '../src/core/schemas/dataset.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../src/core/views/layout.ts';
-import { startServer } from '../src/server/index.ts';
+import { startServer } from '../src/adapters/node/index.ts';
 import { CompanyProfileSchema, IndexResponseSchema, RankingsResponseSchema } from '../src/core/schemas/responses.ts';
-import { FsStore } from '../src/server/fs-store.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { builtDist } from './lib/dist.ts';
 
 let dist: string;

@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { startServer } from '../src/server/index.ts';
-import type { RunningServer } from '../src/server/index.ts';
+import { startServer } from '../src/adapters/node/index.ts';
+import type { RunningServer } from '../src/adapters/node/index.ts';
 import { builtDist } from './lib/dist.ts';
 import { fuzzRequests, leaks, prng, runFuzz } from './lib/fuzz.ts';
 

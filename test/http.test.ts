@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema, HealthResponseSchema } from '../src/core/schemas/responses.ts';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { FsStore } from '../src/server/fs-store.ts';
-import { startServer } from '../src/server/index.ts';
-import type { RunningServer } from '../src/server/index.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { startServer } from '../src/adapters/node/index.ts';
+import type { RunningServer } from '../src/adapters/node/index.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist, corruptCopy } from './lib/dist.ts';
 
@@ -199,10 +199,10 @@ describe('Node server: failures stay local', () => {
   });
 });
 
-describe('npm run serve (src/server/main.ts)', () => {
+describe('npm run serve (src/adapters/node/main.ts)', () => {
   it('serves on PORT and HOST, and stops cleanly on SIGTERM', async () => {
     const root = resolve(import.meta.dirname, '..');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/adapters/node/main.ts')], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: '5' },
       stdio: ['ignore', 'pipe', 'pipe'],

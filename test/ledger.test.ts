@@ -12,7 +12,7 @@ import { createHandler } from '../src/api/index.ts';
 import { runBuild } from '../src/build/run-build.ts';
 import { FrozenMonthError, LedgerSchema } from '../src/core/ledger.ts';
 import { ChangelogResponseSchema } from '../src/core/schemas/responses.ts';
-import { FsStore } from '../src/server/fs-store.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-ledger-'));

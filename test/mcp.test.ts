@@ -16,8 +16,8 @@ import { z } from 'zod';
 import { CompanyPathSchema, CompanyQuerySchema, CompareQuerySchema, LeadersPathSchema, LeadersQuerySchema, RankingsQuerySchema, SearchQuerySchema } from '../src/api/params.ts';
 import { viewPaths } from '../src/core/views/layout.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { startServer } from '../src/server/index.ts';
-import type { RunningServer } from '../src/server/index.ts';
+import { startServer } from '../src/adapters/node/index.ts';
+import type { RunningServer } from '../src/adapters/node/index.ts';
 import { builtDist } from './lib/dist.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -13,7 +13,7 @@ import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
 import { runBuild } from '../src/build/run-build.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { FsStore } from '../src/server/fs-store.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));

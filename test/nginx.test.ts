@@ -12,10 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FsStore } from '../src/server/fs-store.ts';
-import { startServer } from '../src/server/index.ts';
-import type { RunningServer } from '../src/server/index.ts';
-import { renderNginxConfig } from '../src/server/nginx.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { startServer } from '../src/adapters/node/index.ts';
+import type { RunningServer } from '../src/adapters/node/index.ts';
+import { renderNginxConfig } from '../src/adapters/node/nginx.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The atomic release (src/build/release.ts) and a server that follows it
- * (src/server/release-follower.ts): `dist` is a link swapped in one rename; a crash at
+ * (src/adapters/node/release-follower.ts): `dist` is a link swapped in one rename; a crash at
  * any step leaves a complete output; a running server switches builds without a
  * restart and never answers from a mix of two.
  */
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../src/build/run-build.ts';
 import type { ReleaseStep } from '../src/build/release.ts';
 import { releasesDir } from '../src/build/release.ts';
-import { startServer } from '../src/server/index.ts';
+import { startServer } from '../src/adapters/node/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');

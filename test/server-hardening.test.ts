@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
-import { SERVER_LIMITS, startServer } from '../src/server/index.ts';
-import type { RunningServer } from '../src/server/index.ts';
-import { RateLimiter, clientKey } from '../src/server/rate-limit.ts';
+import { SERVER_LIMITS, startServer } from '../src/adapters/node/index.ts';
+import type { RunningServer } from '../src/adapters/node/index.ts';
+import { RateLimiter, clientKey } from '../src/adapters/node/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
 
 let dist: string;
@@ -228,7 +228,7 @@ describe('npm run serve on a port already in use', () => {
     const busy = (blocker.address() as AddressInfo).port;
     try {
       const root = resolve(import.meta.dirname, '..');
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/server/main.ts')], {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/adapters/node/main.ts')], {
         cwd: root,
         env: { ...process.env, PORT: String(busy), HOST: '127.0.0.1', DIST_DIR: dist },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,7 +10,7 @@ import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { FsStore } from '../src/server/fs-store.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist, corruptCopy } from './lib/dist.ts';
 import { bundleWorker, configured, startWorker } from './lib/workerd.ts';

@@ -6,7 +6,7 @@
 import { createHandler } from '../api/index.ts';
 import { staticFiles } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
-import { FsStore } from '../server/fs-store.ts';
+import { FsStore } from '../adapters/node/fs-store.ts';
 import type { JsonWriter } from './write-json.ts';
 
 export async function writeStaticFiles(out: JsonWriter, root: string, meta: MetaView, slugs: Iterable<string>): Promise<number> {

@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createHandler } from '../api/index.ts';
-import { FsStore } from '../server/fs-store.ts';
-import { NODE_HANDLER_OPTIONS } from '../server/index.ts';
+import { FsStore } from '../adapters/node/fs-store.ts';
+import { NODE_HANDLER_OPTIONS } from '../adapters/node/index.ts';
 import { createMcpServer } from './server.ts';
 import type { ApiFetch } from './server.ts';
 

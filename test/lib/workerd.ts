@@ -13,11 +13,11 @@ process.env.WRANGLER_SEND_METRICS = 'false';
 
 const root = resolve(import.meta.dirname, '../..');
 
-/** Bundles src/worker/index.ts into `.cache/<name>/index.js` (one folder per test file, so runs in parallel do not collide). */
+/** Bundles src/adapters/cloudflare/index.ts into `.cache/<name>/index.js` (one folder per test file, so runs in parallel do not collide). */
 export async function bundleWorker(name: string): Promise<string> {
   const outfile = join(root, '.cache', name, 'index.js');
   await build({
-    entryPoints: [join(root, 'src/worker/index.ts')],
+    entryPoints: [join(root, 'src/adapters/cloudflare/index.ts')],
     outfile,
     bundle: true,
     format: 'esm',

@@ -3,10 +3,10 @@
  * assets of `dist/`. wrangler.toml routes `/api` and `/api/*` here first; every
  * other path is an asset.
  */
-import { createHandler } from '../api/index.ts';
-import type { Handler } from '../api/index.ts';
+import { createHandler } from '../../api/index.ts';
+import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
-import { MCP_PATH, handleMcp } from '../mcp/server.ts';
+import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import type { AssetsBinding } from './assets-store.ts';
 
 export interface Env {

@@ -1,4 +1,4 @@
-import type { ViewStore } from '../api/store.ts';
+import type { ViewStore } from '../../api/store.ts';
 
 /** The static-assets binding of a Worker (`env.ASSETS`). */
 export interface AssetsBinding {

@@ -18,7 +18,7 @@ export interface NginxSettings {
   prefix: string;
 }
 
-export const NGINX_TEMPLATE = resolve(import.meta.dirname, '../../deploy/nginx.conf');
+export const NGINX_TEMPLATE = resolve(import.meta.dirname, '../../../deploy/nginx.conf');
 
 /**
  * @example

@@ -7,10 +7,10 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, normalize, posix, relative, resolve, sep } from 'node:path';
-import { ApiError } from '../api/errors.ts';
-import { errorResponse } from '../api/http.ts';
-import { Lru } from '../api/lru.ts';
-import { messages } from '../api/messages.ts';
+import { ApiError } from '../../api/errors.ts';
+import { errorResponse } from '../../api/http.ts';
+import { Lru } from '../../api/lru.ts';
+import { messages } from '../../api/messages.ts';
 import { compressBody, negotiateEncoding } from './compress.ts';
 import type { Encoding } from './compress.ts';
 
