@@ -96,9 +96,9 @@ describe.skipIf(!hasChromium)('the site in Chromium', () => {
     expect(await page.locator('#methodology h2').innerText()).toBe('Methodology');
     await page.screenshot({ path: join(SHOTS, 'methodology.png') });
 
-    // One letter dropped from a real company name.
     const name = meta.examples.search;
-    const typo = name.slice(0, 3) + name.slice(4);
+    // Two letters swapped (dropping one can land on a real lookalike, such as Astholm for Astuholm).
+    const typo = name.slice(0, 2) + name[3] + name[2] + name.slice(4);
     const input = page.getByLabel('Find a company');
     await input.scrollIntoViewIfNeeded();
     await input.pressSequentially(typo, { delay: 15 });

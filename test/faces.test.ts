@@ -6,6 +6,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -394,7 +396,8 @@ describe('pages', () => {
   it('the search index behind the search box finds a misspelled name', () => {
     const index = loadSearchIndex(json('views/search-index.json'));
     const name = meta.examples.search;
-    const typo = name.slice(0, 3) + name.slice(4);
+    // Two letters swapped (dropping one can land on a real lookalike, such as Astholm for Astuholm).
+    const typo = name.slice(0, 2) + name[3] + name[2] + name.slice(4);
     expect(searchCompanies(index, typo, { limit: 5 })[0]?.slug).toBe(meta.examples.company);
   });
 });
@@ -502,5 +505,23 @@ describe('docs: response fields and try-it forms', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       await res.arrayBuffer();
     }
+  });
+});
+
+describe('sample data that looks real', () => {
+  it.skipIf(process.env.EVI_TEST_DATA !== undefined)('few perfect scores, a long tail, no board opening with a long tie', () => {
+    const csv = Papa.parse<Record<string, string>>(gunzipSync(readFileSync(join(dist, `downloads/${meta.month}/leaderboards.csv.gz`))).toString('utf8'), { header: true, skipEmptyLines: true });
+    const entries = csv.data.filter((r) => r.leaderboard !== 'all');
+    const scores = entries.map((r) => Number(r.visibility_score)).sort((a, b) => a - b);
+    const at = (q: number) => scores[Math.floor(q * (scores.length - 1))]!;
+    const perfect = scores.filter((x) => x === 100).length / scores.length;
+    console.info(`sample ${meta.month}: ${scores.length} entries, ${(perfect * 100).toFixed(1)}% at 100, quartiles ${at(0.25)} / ${at(0.5)} / ${at(0.75)}`);
+    expect(scores.length).toBeGreaterThan(1000);
+    expect(perfect).toBeLessThan(0.02);
+    expect(at(0.5)).toBeLessThan(40);
+    expect(at(0.75) - at(0.25)).toBeGreaterThan(20);
+    const top = new Map<string, number[]>();
+    for (const r of entries) top.set(`${r.country_code}/${r.leaderboard}`, [...(top.get(`${r.country_code}/${r.leaderboard}`) ?? []), Number(r.visibility_score)]);
+    for (const [board, list] of top) expect(list.filter((x) => x === Math.max(...list)).length, board).toBeLessThanOrEqual(3);
   });
 });
