@@ -1,6 +1,6 @@
 /**
  * Lighthouse on the built site (`npm run bench:lighthouse`, after `npm run build`): the
- * home page, /api-docs/, a leaderboard and a profile, served by the Node server on a free
+ * home page, /api-docs/, a leaderboard, a profile and the search results page, served by the Node server on a free
  * loopback port, audited in Debian's Chromium (CHROME_PATH, default /usr/bin/chromium; no
  * browser is downloaded) with Lighthouse's mobile and desktop settings. Prints a table of
  * the four category scores, writes each report under bench/out/lighthouse/, and exits 1
@@ -32,6 +32,8 @@ const pages = [
   { name: 'api-docs', path: '/api-docs/' },
   { name: 'leaderboard', path: `/leaderboards/${country}/${industry}/` },
   { name: 'profile', path: `/company/${meta.examples.company}/` },
+  // The search results page the function builds (GET /search/?q=).
+  { name: 'search', path: `/search/?q=${encodeURIComponent(meta.examples.search)}` },
 ];
 const forms: { name: string; config?: Config }[] = [{ name: 'mobile' }, { name: 'desktop', config: desktopConfig }];
 
