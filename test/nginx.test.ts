@@ -105,6 +105,11 @@ describe.skipIf(!present)('nginx in front of the Node server', () => {
     expect(home.headers.get('content-type')).toMatch(/^text\/html/);
     expect(home.headers.get('x-cache-status')).toBeNull();
     expect((await fetch(`${url}/views/search-index.json`)).status).toBe(200);
+    expect((await fetch(`${url}/views/search-rankings.json`)).status).toBe(200);
+    // The search results page goes to the function: HTML with the results, not the static page.
+    const results = await fetch(`${url}/search/?q=a`);
+    expect(results.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await results.text()).toContain('data-served');
     for (const path of ['/views/meta.json', '/build-report.json', '/_headers', '/_redirects']) expect((await fetch(`${url}${path}`)).status, path).toBe(404);
     const folder = await fetch(`${url}/api-docs`, { redirect: 'manual' });
     expect(folder.status).toBe(301);
