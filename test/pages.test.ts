@@ -34,10 +34,12 @@ describe('Pages Functions (npm run preview:pages): API contract', () => {
 });
 
 describe('Pages Functions: routing around the function', () => {
-  it('the preview runs the Worker’s compatibility date and honours PORT and HOST', () => {
-    const date = /^compatibility_date = "([^"]+)"$/m.exec(readFileSync(join(root, 'wrangler.toml'), 'utf8'))![1];
-    const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['preview:pages']!;
-    expect(script).toContain(`--compatibility-date ${date}`);
+  it('the Pages project runs the Worker’s compatibility date, serves the folder it is given, and honours PORT and HOST', async () => {
+    const date = (file: string) => /^compatibility_date = "([^"]+)"$/m.exec(readFileSync(join(root, file), 'utf8'))![1];
+    expect(date('deploy/pages/wrangler.toml')).toBe(date('wrangler.toml'));
+    // The static files are the build under test (DIST_DIR), not whatever the root's dist/ holds.
+    const robots = await fetch(`${pages.url}/robots.txt`);
+    expect(await robots.text()).toBe(readFileSync(join(dist, 'robots.txt'), 'utf8'));
     expect(new URL(pages.url).hostname).toBe('127.0.0.1');
   });
 
