@@ -29,14 +29,22 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Runs `npm run <script>` with `PORT`, `HOST` and `DIST_DIR` set, as a user would, and waits
- * until `probe` answers 200 there. The script runs in its own process group, ended on `close()`.
+ * Runs `npm run <script>` with `PORT` (a free one unless given), `HOST` and `DIST_DIR` set, as a
+ * user would, and waits until `probe` answers 200 there.
  */
-export async function startPreview(script: string, directory: string, probe = '/api/v1/health'): Promise<Preview> {
-  const port = await freePort();
-  const child = spawn('npm', ['run', '--silent', script], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DIST_DIR: directory, NO_COLOR: '1' },
+export async function startPreview(script: string, directory: string, probe = '/api/v1/health', port?: number): Promise<Preview> {
+  port ??= await freePort();
+  return startCommand('npm', ['run', '--silent', script], { cwd: root, env: { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: directory } }, port, probe);
+}
+
+/**
+ * Runs a command that serves on `port` of the loopback interface, in its own process group
+ * (ended on `close()`), and waits until `probe` answers 200 there.
+ */
+export async function startCommand(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }, port: number, probe: string): Promise<Preview> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -70,7 +78,7 @@ export async function startPreview(script: string, directory: string, probe = '/
     if (ok) break;
     if (i > 600 || child.exitCode !== null) {
       await stop();
-      throw new Error(`npm run ${script} did not start:\n${log.slice(-3000)}`);
+      throw new Error(`${command} ${args.join(' ')} did not start:\n${log.slice(-3000)}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

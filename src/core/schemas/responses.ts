@@ -4,6 +4,7 @@
  * every success body with these, and the OpenAPI document is generated from them.
  */
 import { z } from 'zod';
+import { DEPLOY_TARGETS } from '../policy.ts';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).meta({ description: 'Dataset month, YYYY-MM', example: '2026-04' });
 const DateStr = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'Date, YYYY-MM-DD', example: '2026-04-30' });
@@ -42,11 +43,12 @@ export const IndexResponseSchema = z
     links: z.object({
       self: Url,
       health: Url,
-      search: Url,
+      // Absent only on a deployment without the function (`deployment.queryParameters` false).
+      search: Url.optional(),
       company: Url,
       rankings: Url,
       leaders: Url,
-      compare: Url,
+      compare: Url.optional(),
       openapi: Url,
       changelog: Url.optional(),
       feed: Url.optional(),
@@ -67,6 +69,14 @@ export const IndexResponseSchema = z
     llmsTxt: Url.optional(),
     openapi: Url.optional(),
     endpoints: z.record(z.string(), z.string()).optional(),
+    deployment: z
+      .object({
+        target: z.enum(DEPLOY_TARGETS),
+        queryParameters: z.boolean(),
+        note: z.string(),
+      })
+      .optional()
+      .meta({ description: 'Present where this deployment serves static files only: which request forms it answers. Absent: every form of every endpoint is answered.' }),
   })
   .meta({ id: 'DatasetIndex' });
 
