@@ -77,6 +77,14 @@ describe('Pages Functions: routing around the function', () => {
     await index.arrayBuffer();
   });
 
+  it('the OpenAPI servers resolve to the origin that serves the document, on any port', async () => {
+    const docUrl = `${pages.url}/api/v1/openapi.json`;
+    const doc = (await (await fetch(docUrl)).json()) as { servers: { url: string }[] };
+    const base = new URL(doc.servers[0]!.url, docUrl);
+    expect(base.origin).toBe(pages.url);
+    expect((await fetch(new URL('api/v1/health', base))).status).toBe(200);
+  });
+
   it('/mcp is the MCP server over Streamable HTTP', async () => {
     const res = await fetch(`${pages.url}/mcp`, {
       method: 'POST',

@@ -338,8 +338,14 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
       contact: { name: meta.name, url: `${site}/api-docs/` },
       license: meta.index.license ? { name: meta.index.license.name, url: meta.index.license.url } : undefined,
     },
-    // A public API: every server is for everyone.
-    servers: [{ url: site, 'x-internal': false }],
+    // A public API: every server is for everyone. First the origin that serves this document
+    // (OpenAPI 3.1 §4.8.5: a relative URL resolves against the document's own location), so the
+    // paths are right on any host it is served from (a local preview on another port, a second
+    // domain); then the canonical deployment the build was made for (SITE_URL).
+    servers: [
+      { url: '/', description: 'The origin serving this document: production, or a local preview.', 'x-internal': false },
+      { url: site, description: 'The production deployment the build was made for (its SITE_URL).', 'x-internal': false },
+    ],
     tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
     externalDocs: { description: 'Human documentation and methodology', url: `${site}/api-docs/` },
     paths,
