@@ -8,7 +8,7 @@
  * unknown /api path gets the build's JSON 404.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
@@ -120,6 +120,19 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
       expect(body.permalink, url).toBeDefined();
       await answersLikeTheFunction(body.permalink!);
     }
+  });
+
+  it('every /api link of every page answers what the function answers (no query form linked)', async () => {
+    const hrefs = new Set<string>();
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.html')) continue;
+      for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/href="([^"]*)"/g)) {
+        const url = new URL(m[1]!.replace(/&amp;/g, '&'), origin);
+        if (url.origin === origin && /^\/api(\/|$)/.test(url.pathname)) hrefs.add(url.href);
+      }
+    }
+    expect(hrefs.size).toBeGreaterThan(5);
+    for (const url of hrefs) await answersLikeTheFunction(url);
   });
 
   it('the docs page says plainly that query parameters are not answered', async () => {

@@ -357,6 +357,13 @@ export function indexEndpoints(target: DeployTarget = DEFAULT_DEPLOY): Record<st
   return Object.fromEntries(servedEndpoints(target).map((e) => [`${e.method} ${versionedPath(e)}`, runsFunction(target) ? e.description : `${e.summary}, in its default form only.`]));
 }
 
+/**
+ * Whether the deployment an index describes answers a URL the build made: where the function
+ * runs, every one; on a static host only the path forms, which carry no query (a query form
+ * would get the default file: other data than asked). Pages link an API URL only when it holds.
+ */
+export const answeredHere = (index: Pick<IndexResponse, 'deployment'>, url: string): boolean => runsFunction(deploymentOf(index)) || !url.includes('?');
+
 /** What a deployment without the function says about itself, plainly (index, llms.txt, docs, OpenAPI). */
 export const STATIC_NOTE =
   'This deployment serves static files only: query parameters are not answered (a query-parameter form returns the default answer or an error, never the filtered data), and search, compare and past months are absent (the current month’s permanent URLs are files too). ' +
