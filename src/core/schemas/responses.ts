@@ -4,6 +4,7 @@
  * every success body with these, and the OpenAPI document is generated from them.
  */
 import { z } from 'zod';
+import { DEPLOY_TARGETS } from '../policy.ts';
 
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/).meta({ description: 'Dataset month, YYYY-MM', example: '2026-04' });
 const DateStr = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).meta({ description: 'Date, YYYY-MM-DD', example: '2026-04-30' });
@@ -43,11 +44,12 @@ export const IndexResponseSchema = z
       .object({
         self: Url.describe('This index'),
         health: Url.describe('Health check'),
-        search: Url.describe('A ready-to-run company search'),
+        // Absent only on a deployment without the function (`deployment.queryParameters` false).
+        search: Url.optional().describe('A ready-to-run company search'),
         company: Url.describe('A ready-to-run company profile'),
         rankings: Url.describe('A ready-to-run leaderboard'),
         leaders: Url.describe('A ready-to-run top list of one industry and country'),
-        compare: Url.describe('A ready-to-run comparison'),
+        compare: Url.optional().describe('A ready-to-run comparison'),
         openapi: Url.describe('The OpenAPI 3.1 document'),
         changelog: Url.optional().describe('Releases and corrections'),
         feed: Url.optional().describe('Atom feed of releases and corrections'),
@@ -71,6 +73,14 @@ export const IndexResponseSchema = z
     llmsTxt: Url.optional().describe('Overview for language models (llms.txt)'),
     openapi: Url.optional().describe('The OpenAPI 3.1 document'),
     endpoints: z.record(z.string(), z.string()).optional().describe('Each endpoint (method and path) with one line on what it answers'),
+    deployment: z
+      .object({
+        target: z.enum(DEPLOY_TARGETS).describe('The deployment the build targets'),
+        queryParameters: z.boolean().describe('Whether query parameters are answered'),
+        note: z.string().describe('What this deployment answers, in words'),
+      })
+      .optional()
+      .meta({ description: 'Present where this deployment serves static files only: which request forms it answers. Absent: every form of every endpoint is answered.' }),
   })
   .meta({ id: 'DatasetIndex' });
 
