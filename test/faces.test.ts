@@ -204,7 +204,7 @@ describe('OpenAPI document', () => {
     const res = await fetch(`${server.url}/api/v1/openapi.json`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(doc);
-    has(read('api-docs/index.html'), `href="${meta.index.links.openapi}"`);
+    has(read('api-docs/index.html'), `href="${local(meta.index.links.openapi)}"`);
     const schemas = Object.keys((doc.components as unknown as { schemas: object }).schemas);
     for (const id of ['DatasetIndex', 'Health', 'SearchResponse', 'CompanyProfile', 'Rankings', 'Leaders', 'Compare', 'Error']) expect(schemas).toContain(id);
   });
@@ -333,9 +333,9 @@ describe('pages', () => {
     const t = text(html);
     expect(html).toMatch(/<section id="methodology"/);
     has(t, meta.name);
-    has(html, `href="${SITE_URL}/"`);
+    has(html, 'href="/"');
     for (const path of Object.keys(json<{ paths: object }>('api/v1/openapi.json').paths)) has(t, `GET ${path}`, path);
-    for (const link of Object.values(meta.index.links)) expect(html.includes(`href="${link}"`) || html.includes(`href="${link.replace(/&/g, '&amp;')}"`), link).toBe(true);
+    for (const link of Object.values(meta.index.links).map(local)) expect(html.includes(`href="${link}"`) || html.includes(`href="${link.replace(/&/g, '&amp;')}"`), link).toBe(true);
     for (const code of ['bad_request', 'not_found', 'rate_limited', 'internal']) has(t, code);
     has(t, 'Retry-After');
     has(t, meta.index.rateLimit!);
@@ -384,7 +384,7 @@ describe('pages', () => {
       has(t, `${p.overallRank} of ${p.totalCompaniesInCountry}`);
       expect(html).toMatch(/<svg[^>]*role="img"[\s\S]*?<path d="M[\d.]+ [\d.]+/);
       expect(html.match(/<circle /g)?.length).toBeGreaterThanOrEqual(p.history.length);
-      has(html, `href="${p.apiUrl}"`);
+      has(html, `href="${local(p.apiUrl)}"`);
       for (const o of p.otherIndustries) has(t, o.industry);
       for (const theme of Object.keys(p.themes)) has(t, theme);
       for (const code of Object.keys(v.profiles)) has(html, `id="country-${code}"`);

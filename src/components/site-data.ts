@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createHandler } from '../api/index.ts';
 import type { Handler } from '../api/index.ts';
+import { rootRelative } from '../core/urls.ts';
 import { viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, MetaView } from '../core/views/layout.ts';
 
@@ -60,3 +61,6 @@ export async function apiGet(url: string, method = 'GET'): Promise<{ status: num
   const res = await handler(new Request(url, { method }));
   return { status: res.status, body: await res.json() };
 }
+
+/** A link's `href` on the pages: root-relative for the site's own URLs, so pages work on any origin. */
+export const href = (url: string): string => rootRelative(url, meta().siteUrl);

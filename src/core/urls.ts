@@ -79,3 +79,14 @@ export function siteUrls(origin: string) {
 }
 
 export type SiteUrls = ReturnType<typeof siteUrls>;
+
+/**
+ * A link's `href` on the site's own pages: root-relative when `url` is on `origin`, so a
+ * page works on whatever origin serves it (another port, a preview host); unchanged otherwise.
+ *
+ * rootRelative('https://evi.example/api/v1?x=1', 'https://evi.example'); // '/api/v1?x=1'
+ */
+export function rootRelative(url: string, origin: string): string {
+  if (url === origin) return '/';
+  return url.startsWith(origin) && /^[/?#]/.test(url.slice(origin.length)) ? url.slice(origin.length) : url;
+}
