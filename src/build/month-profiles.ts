@@ -6,19 +6,14 @@
  * copies them, and only a registry change or a new past month scores a month again
  * with its board details.
  */
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { Company } from '../core/registry.ts';
 import { scoreMonth, type MonthResult } from '../core/score.ts';
 import { companyViews, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import type { LoadedData } from './load-data.ts';
-import { registryHash } from './score-months.ts';
 import type { JsonWriter } from './write-json.ts';
 import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
-
-/** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
-const VERSION = 'evi-month-views-2';
+import { monthViewsEntry, registryHash } from './caches.ts';
 
 /** The views of month `i`, as `[path under views/, JSON text]`. */
 function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, string][] {
@@ -53,13 +48,15 @@ export async function writeMonthViews(opts: {
   const { data, pools, input, meta, views, cacheDir } = opts;
   const last = input.results.length - 1;
   const reg = data.registry;
-  const base = cacheDir ? createHash('sha256').update(VERSION).update(meta.siteUrl).update(registryHash(reg)).update(String(meta.companyShards)) : null;
+  const regHash = cacheDir ? registryHash(reg) : '';
   let fromCache = 0;
   for (let i = 0; i < last; i++) {
     const keys = data.contentKey.slice(0, i + 1);
-    const inputs = base && keys.every((k) => k !== null) ? base.copy().update(keys.join('\n')).digest('hex') : null;
-    const dir = inputs && cacheDir ? join(cacheDir, `month-views-${input.results[i]!.month}-${inputs.slice(0, 32)}`) : null;
-    const cached = dir ? await readCacheFolder(dir, inputs!, opts.log) : null;
+    const entry =
+      cacheDir && keys.every((k) => k !== null)
+        ? monthViewsEntry(cacheDir, input.results[i]!.month, { siteUrl: meta.siteUrl, regHash, shards: meta.companyShards, contentKeys: keys as string[] })
+        : null;
+    const cached = entry ? await readCacheFolder(entry.path, entry.key, opts.log) : null;
     if (cached) {
       fromCache++;
       for (const { path, file, bytes } of cached) views.linkFrom(path, file, bytes);
@@ -68,7 +65,7 @@ export async function writeMonthViews(opts: {
     const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
     const files = monthFiles(input, meta, i, detailed).map(([file, text]) => [file, Buffer.from(text)] as [string, Uint8Array]);
     for (const [file, bytes] of files) views.writeBytes(file, bytes);
-    if (dir) await writeCacheFolder(dir, inputs!, files);
+    if (entry) await writeCacheFolder(entry.path, entry.key, files);
   }
   return { months: last, fromCache };
 }

@@ -1,0 +1,94 @@
+/**
+ * The JSON tree of a release, written into the stage (README "Output layout"): every
+ * month's leaderboards and their downloads, the current company views and every past
+ * month's, the meta view, the changelog and feed, the search index, the static default
+ * answers, OpenAPI and the host files.
+ */
+import { join } from 'node:path';
+import type { Company } from '../core/registry.ts';
+import { compareKeys } from '../core/text.ts';
+import { boardViews, companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
+import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
+import { atomFeed, changelogBody } from '../core/views/changelog.ts';
+import type { Ledger } from '../core/ledger.ts';
+import type { Dataset } from '../core/schemas/dataset.ts';
+import { buildSearchIndex } from '../core/search/index.ts';
+import { siteUrls } from '../core/urls.ts';
+import { LeaderboardCsv, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
+import { writeMonthViews } from './month-profiles.ts';
+import { openApiDocument } from './openapi.ts';
+import { hostFiles } from './host-config.ts';
+import type { LoadedData } from './load-data.ts';
+import { writeStaticFiles } from './static-files.ts';
+import { JsonWriter } from './write-json.ts';
+
+export interface SiteParts {
+  data: LoadedData;
+  pools: Map<string, Company[]>;
+  input: SiteInput;
+  meta: MetaView;
+  ledger: Ledger;
+  /** month -> slugs ranked that month (the changelog's counts). */
+  ranked: Map<string, Set<string>>;
+  dataset: Dataset;
+  cacheDir: string | null;
+  log: (line: string) => void;
+}
+
+/** Writes the JSON tree under `json`; returns the files and bytes written. */
+export async function writeSite(json: string, parts: SiteParts): Promise<{ files: number; bytes: number }> {
+  const { input, meta, dataset, log } = parts;
+  const results = input.results;
+  const last = results.length - 1;
+  const views = new JsonWriter(join(json, 'views'));
+  const downloads = new JsonWriter(json);
+  const urls = siteUrls(meta.siteUrl);
+
+  // Leaderboards of every month, each month's also as one CSV download.
+  const manifests: MonthManifest[] = [];
+  let currentCsv = new LeaderboardCsv();
+  for (let i = 0; i <= last; i++) {
+    const csv = new LeaderboardCsv();
+    for (const { country, industry, view } of boardViews(input, i)) {
+      views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
+      csv.add(view);
+    }
+    if (i < last) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, csv, profiles: null, dataset, urls }));
+    else currentCsv = csv;
+  }
+  log(`  ${views.files.toLocaleString('en-US')} leaderboards, ${(views.bytes / 1048576).toFixed(1)} MiB`);
+
+  // Company views: the current month's, then every past month's (cached).
+  const companies: CompanyView[] = [];
+  for (const v of companyViews(input, meta)) {
+    views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+    companies.push(v);
+  }
+  const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
+  log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
+  views.write('meta.json', meta);
+
+  // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
+  const profiles = companies.flatMap((v) =>
+    Object.keys(v.profiles)
+      .sort(compareKeys)
+      .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
+  );
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, csv: currentCsv, profiles, dataset, urls }));
+  writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
+  log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
+
+  const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
+  views.write(viewPaths.changelog().slice('views/'.length), changelog);
+  views.write('search-index.json', buildSearchIndex(searchDocs(input.registry)));
+  views.write('search-rankings.json', searchRankings(meta, companies));
+  log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
+
+  // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.
+  const api = new JsonWriter(json);
+  api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
+  api.write('api/v1/openapi.json', openApiDocument(meta));
+  await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
+  for (const [path, text] of hostFiles()) api.writeText(path, text);
+  return { files: views.files + api.files + downloads.files, bytes: views.bytes + api.bytes + downloads.bytes };
+}
