@@ -107,11 +107,12 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
 }
 
 /**
- * A cache entry that is a folder of files (the past months' views: thousands of files,
- * linked into the output instead of copied). Its `.entry.json`, written last, holds the
- * inputs digest and each file's length and SHA-256; a read checks every one.
+ * A cache entry that is a folder of files (the past months' views, each month's
+ * leaderboards: thousands of files, linked into the output instead of copied). Its
+ * `.entry.json`, written last, holds the inputs digest, each file's length and SHA-256,
+ * and small facts about the content (`info`); a read checks every file.
  */
-export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][]): Promise<void> {
+export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][], info?: Header['info']): Promise<void> {
   const tmp = `${dir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   const entries: { path: string; bytes: number; sha256: string }[] = [];
@@ -126,14 +127,20 @@ export async function writeCacheFolder(dir: string, key: string, files: [string,
     await writeFile(full, bytes);
     entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') });
   }
-  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries }));
+  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
 }
 
-/** The files of an intact folder entry (relative path, absolute file); `null` when absent or damaged (reported and deleted). */
-export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<{ path: string; file: string; bytes: number }[] | null> {
-  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[] };
+export interface FolderEntry {
+  /** Each file: its path inside the entry, its absolute path, its length. */
+  files: { path: string; file: string; bytes: number }[];
+  info: NonNullable<Header['info']>;
+}
+
+/** An intact folder entry; `null` when absent or damaged (reported and deleted). */
+export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<FolderEntry | null> {
+  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[]; info?: Header['info'] };
   try {
     entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
   } catch (e) {
@@ -145,7 +152,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   }
   if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
   if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
-  const out: { path: string; file: string; bytes: number }[] = [];
+  const out: FolderEntry['files'] = [];
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
     let bytes: Buffer;
@@ -158,7 +165,43 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
     out.push({ path: f.path, file, bytes: f.bytes });
   }
-  return out;
+  return { files: out, info: entry.info ?? {} };
+}
+
+/**
+ * Puts a folder of files into `out`: linked from the intact cache entry `ref` when there
+ * is one; else made by `make`, stored as the entry and linked from it (each byte written
+ * once); without a cache (`ref` null), written directly. Returns the files' facts
+ * (`info`) and whether they came from the cache.
+ */
+export async function putCachedFolder<I extends NonNullable<Header['info']>>(
+  out: { linkFrom(path: string, source: string, bytes: number): void; writeBytes(path: string, bytes: Uint8Array): void },
+  ref: { path: string; key: string } | null,
+  make: () => Promise<{ files: [string, Uint8Array][]; info: I }> | { files: [string, Uint8Array][]; info: I },
+  warn: Warn,
+): Promise<{ info: I; fromCache: boolean }> {
+  const cached = ref ? await readCacheFolder(ref.path, ref.key, warn) : null;
+  if (cached) {
+    for (const { path, file, bytes } of cached.files) out.linkFrom(path, file, bytes);
+    return { info: cached.info as I, fromCache: true };
+  }
+  const made = await make();
+  if (!ref) {
+    for (const [path, bytes] of made.files) out.writeBytes(path, bytes);
+    return { info: made.info, fromCache: false };
+  }
+  await writeCacheFolder(ref.path, ref.key, made.files, made.info);
+  for (const [path, bytes] of made.files) out.linkFrom(path, `${ref.path}/${path}`, bytes.byteLength);
+  return { info: made.info ?? {}, fromCache: false };
+}
+
+/** Whether a folder entry made from `key` is there (its index only; a read checks the files). */
+export async function hasCacheFolder(dir: string, key: string): Promise<boolean> {
+  try {
+    return (JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8')) as { key?: string }).key === key;
+  } catch {
+    return false;
+  }
 }
 
 async function discardFolder(dir: string, why: string, warn: Warn): Promise<null> {

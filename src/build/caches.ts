@@ -63,3 +63,16 @@ export function monthViewsEntry(cacheDir: string, month: string, o: { siteUrl: s
   const key = sha256(MONTH_VIEWS_VERSION, o.siteUrl, o.regHash, String(o.shards), o.contentKeys.join('\n'));
   return { path: join(cacheDir, `month-views-${month}-${key.slice(0, 32)}`), key };
 }
+
+/** Bump whenever a month's leaderboards or their CSV change. */
+const BOARDS_VERSION = 'evi-boards-1';
+
+/**
+ * A month's leaderboards and their CSV download (a folder entry): they depend on the
+ * month's and the previous month's results (previous ranks), so on those two months'
+ * names and content keys, and the registry.
+ */
+export function boardsEntry(cacheDir: string, month: string, o: { regHash: string; contentKey: string; previous: { month: string; contentKey: string } | null }): CacheEntryRef {
+  const key = sha256(BOARDS_VERSION, o.regHash, month, o.contentKey, o.previous ? `${o.previous.month}\n${o.previous.contentKey}` : '');
+  return { path: join(cacheDir, `boards-${month}-${key.slice(0, 32)}`), key };
+}

@@ -7,15 +7,16 @@
 import { join } from 'node:path';
 import type { Company } from '../core/registry.ts';
 import { compareKeys } from '../core/text.ts';
-import { boardViews, companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
+import { companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
 import { siteUrls } from '../core/urls.ts';
-import { LeaderboardCsv, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
-import { writeMonthViews } from './month-profiles.ts';
+import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
+import { writeMonthBoards } from './month-boards.ts';
+import { storeCurrentMonthViews, writeMonthViews } from './month-profiles.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
@@ -45,18 +46,11 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const urls = siteUrls(meta.siteUrl);
 
   // Leaderboards of every month, each month's also as one CSV download.
+  const boardsOut = new JsonWriter(json);
+  const boards = await writeMonthBoards({ data: parts.data, input, out: boardsOut, cacheDir: parts.cacheDir, log });
   const manifests: MonthManifest[] = [];
-  let currentCsv = new LeaderboardCsv();
-  for (let i = 0; i <= last; i++) {
-    const csv = new LeaderboardCsv();
-    for (const { country, industry, view } of boardViews(input, i)) {
-      views.write(viewPaths.board(view.month, country, industry).slice('views/'.length), view);
-      csv.add(view);
-    }
-    if (i < last) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, csv, profiles: null, dataset, urls }));
-    else currentCsv = csv;
-  }
-  log(`  ${views.files.toLocaleString('en-US')} leaderboards, ${(views.bytes / 1048576).toFixed(1)} MiB`);
+  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: boards.csv[i]!, profiles: null, dataset, urls }));
+  log(`  ${boards.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${boards.fromCache} of ${results.length} months from the cache)`);
 
   // Company views: the current month's, then every past month's (cached).
   const companies: CompanyView[] = [];
@@ -64,17 +58,22 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
     views.write(viewPaths.company(v.slug).slice('views/'.length), v);
     companies.push(v);
   }
+  log(`  ${companies.length.toLocaleString('en-US')} current company views`);
+  // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
+  // compressed on the thread pool while the past months are linked.
+  const profiles = profilesGz(
+    companies.flatMap((v) =>
+      Object.keys(v.profiles)
+        .sort(compareKeys)
+        .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
+    ),
+  );
+  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
   const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
   log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
   views.write('meta.json', meta);
 
-  // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
-  const profiles = companies.flatMap((v) =>
-    Object.keys(v.profiles)
-      .sort(compareKeys)
-      .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
-  );
-  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, csv: currentCsv, profiles, dataset, urls }));
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
   writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
   log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
 
@@ -82,7 +81,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
   views.write('search-index.json', buildSearchIndex(searchDocs(input.registry)));
   views.write('search-rankings.json', searchRankings(meta, companies));
-  log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
+  log('  the changelog and the search index');
 
   // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.
   const api = new JsonWriter(json);
@@ -90,5 +89,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   api.write('api/v1/openapi.json', openApiDocument(meta));
   await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
   for (const [path, text] of hostFiles()) api.writeText(path, text);
-  return { files: views.files + api.files + downloads.files, bytes: views.bytes + api.bytes + downloads.bytes };
+  log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
+  const all = [boardsOut, views, downloads, api];
+  return { files: all.reduce((n, w) => n + w.files, 0), bytes: all.reduce((n, w) => n + w.bytes, 0) };
 }
