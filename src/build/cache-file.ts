@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 const MAGIC = 'evi-cache-1';
@@ -109,13 +110,17 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
 /**
  * A cache entry that is a folder of files (the past months' views, each month's
  * leaderboards: thousands of files, linked into the output instead of copied). Its
- * `.entry.json`, written last, holds the inputs digest, each file's length and SHA-256,
- * and small facts about the content (`info`); a read checks every file.
+ * `.entry.json`, written last, holds the inputs digest, each file's length, SHA-256 and
+ * identity (device, inode, size, modification time), and small facts about the content
+ * (`info`). A read checks every file: one still the very file written (same identity) is
+ * taken as hashed then; any other (edited in place, replaced, restored from an archive)
+ * is read and its SHA-256 checked. At reference scale this is ~26,000 stat calls instead
+ * of reading and hashing 1.6 GB on every build.
  */
 export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][], info?: Header['info']): Promise<void> {
   const tmp = `${dir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
-  const entries: { path: string; bytes: number; sha256: string }[] = [];
+  const entries: { path: string; bytes: number; sha256: string; stat: string }[] = [];
   const made = new Set<string>();
   for (const [path, bytes] of files) {
     const full = `${tmp}/${path}`;
@@ -125,12 +130,16 @@ export async function writeCacheFolder(dir: string, key: string, files: [string,
       made.add(parent);
     }
     await writeFile(full, bytes);
-    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const st = statSync(full, { bigint: true });
+    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), stat: statKey(st) });
   }
   await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
 }
+
+/** A file's identity as the file system keeps it: a write in place changes the modification time, a replacement the inode. */
+const statKey = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
 
 export interface FolderEntry {
   /** Each file: its path inside the entry, its absolute path, its length. */
@@ -140,7 +149,7 @@ export interface FolderEntry {
 
 /** An intact folder entry; `null` when absent or damaged (reported and deleted). */
 export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<FolderEntry | null> {
-  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[]; info?: Header['info'] };
+  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string; stat?: string }[]; info?: Header['info'] };
   try {
     entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
   } catch (e) {
@@ -155,9 +164,16 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   const out: FolderEntry['files'] = [];
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
+    // The same file as written, untouched since (inode, size, modification time in ns):
+    // its content is the one hashed then. Anything else is read and hashed again.
+    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && statKey(st) === f.stat) {
+      out.push({ path: f.path, file, bytes: f.bytes });
+      continue;
+    }
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = readFileSync(file);
     } catch {
       return discardFolder(dir, `misses ${f.path}`, warn);
     }
