@@ -114,7 +114,7 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
  * identity (device, inode, size, modification time), and small facts about the content
  * (`info`). A read checks every file: one still the very file written (same identity) is
  * taken as hashed then; any other (edited in place, replaced, restored from an archive)
- * is read and its SHA-256 checked. At reference scale this is ~26,000 stat calls instead
+ * is read and its SHA-256 checked (and, when it matches, its identity recorded). At reference scale this is ~26,000 stat calls instead
  * of reading and hashing 1.6 GB on every build.
  */
 export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][], info?: Header['info']): Promise<void> {
@@ -162,6 +162,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
   if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
   const out: FolderEntry['files'] = [];
+  let restat = false;
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
     // The same file as written, untouched since (inode, size, modification time in ns):
@@ -180,6 +181,16 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     if (bytes.byteLength !== f.bytes) return discardFolder(dir, `has ${f.path} ${bytes.byteLength} bytes long instead of ${f.bytes} (truncated?)`, warn);
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
     out.push({ path: f.path, file, bytes: f.bytes });
+    // Verified: its identity now is that of these bytes (an entry restored from an archive, or written before identities were kept).
+    if (st) {
+      f.stat = statKey(st);
+      restat = true;
+    }
+  }
+  if (restat) {
+    const tmp = `${dir}/.entry.json.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(entry));
+    await rename(tmp, `${dir}/.entry.json`);
   }
   return { files: out, info: entry.info ?? {} };
 }
