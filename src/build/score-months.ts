@@ -1,8 +1,9 @@
 /**
  * Scores every month, oldest first. A month that is not the current one is scored the
  * same way until its file or the registry changes, so its result is cached beside the
- * parsed months, keyed by both: an incremental build scores only the new month and the
- * current one (whose board details the profiles need).
+ * parsed months, keyed by both: an incremental build scores only the new current month
+ * (whose board details the profiles need); the current month's entry is written for the
+ * build after.
  */
 import type { MonthAggregate } from '../core/aggregate.ts';
 import type { Company } from '../core/registry.ts';
@@ -31,8 +32,10 @@ export async function* scoreMonths(
   const regHash = cacheDir ? registryHash(data.registry) : '';
   for (let i = 0; i <= last; i++) {
     const key = data.contentKey[i];
-    const entry = cacheDir && key && i < last ? scoredMonthEntry(cacheDir, data.months[i]!.month, key, regHash) : null;
-    const stored = entry ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(entry.path, entry.key, warn) : null;
+    const entry = cacheDir && key ? scoredMonthEntry(cacheDir, data.months[i]!.month, key, regHash) : null;
+    // The current month is scored again with its board details; its entry (details left
+    // out) is stored for the next build, where it is a past month.
+    const stored = entry && i < last ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(entry.path, entry.key, warn) : null;
     if (stored) {
       yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
       continue;

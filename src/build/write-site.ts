@@ -60,7 +60,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   }
   log(`  ${companies.length.toLocaleString('en-US')} current company views`);
   // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
-  // compressed on the thread pool while the past months are linked.
+  // compressed on the thread pool while the rest is written.
   const profiles = profilesGz(
     companies.flatMap((v) =>
       Object.keys(v.profiles)
@@ -73,9 +73,6 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
   views.write('meta.json', meta);
 
-  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
-  writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
-  log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
@@ -90,6 +87,9 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
   for (const [path, text] of hostFiles()) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
+  writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
+  log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
   const all = [boardsOut, views, downloads, api];
   return { files: all.reduce((n, w) => n + w.files, 0), bytes: all.reduce((n, w) => n + w.bytes, 0) };
 }
