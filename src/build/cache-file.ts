@@ -117,7 +117,7 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
  * is read and its SHA-256 checked (and, when it matches, its identity recorded). At reference scale this is ~26,000 stat calls instead
  * of reading and hashing 1.6 GB on every build.
  */
-export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][], info?: Header['info']): Promise<void> {
+export async function writeCacheFolder(dir: string, key: string, files: Iterable<[string, Uint8Array]>, info?: Header['info']): Promise<{ path: string; bytes: number }[]> {
   const tmp = `${dir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
   const entries: { path: string; bytes: number; sha256: string; stat: string }[] = [];
@@ -136,6 +136,7 @@ export async function writeCacheFolder(dir: string, key: string, files: [string,
   await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
+  return entries;
 }
 
 /** A file's identity as the file system keeps it: a write in place changes the modification time, a replacement the inode. */
@@ -204,7 +205,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
 export async function putCachedFolder<I extends NonNullable<Header['info']>>(
   out: { linkFrom(path: string, source: string, bytes: number): void; writeBytes(path: string, bytes: Uint8Array): void },
   ref: { path: string; key: string } | null,
-  make: () => Promise<{ files: [string, Uint8Array][]; info: I }> | { files: [string, Uint8Array][]; info: I },
+  make: () => Promise<{ files: Iterable<[string, Uint8Array]>; info: I }> | { files: Iterable<[string, Uint8Array]>; info: I },
   warn: Warn,
 ): Promise<{ info: I; fromCache: boolean }> {
   const cached = ref ? await readCacheFolder(ref.path, ref.key, warn) : null;
@@ -217,8 +218,7 @@ export async function putCachedFolder<I extends NonNullable<Header['info']>>(
     for (const [path, bytes] of made.files) out.writeBytes(path, bytes);
     return { info: made.info, fromCache: false };
   }
-  await writeCacheFolder(ref.path, ref.key, made.files, made.info);
-  for (const [path, bytes] of made.files) out.linkFrom(path, `${ref.path}/${path}`, bytes.byteLength);
+  for (const { path, bytes } of await writeCacheFolder(ref.path, ref.key, made.files, made.info)) out.linkFrom(path, `${ref.path}/${path}`, bytes);
   return { info: made.info ?? {}, fromCache: false };
 }
 

@@ -21,7 +21,7 @@ import { monthViewsEntry, registryHash } from './caches.ts';
  * A month's company views as files (paths under views/): shards of the companies with
  * data that month, without `lastUpdated` (added when shaped), and its search rankings.
  */
-function shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>): [string, Uint8Array][] {
+function* shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>): Generator<[string, Uint8Array]> {
   const shards = new Map<number, Record<string, CompanyView>>();
   const views: CompanyView[] = [];
   for (const view of all) {
@@ -38,10 +38,10 @@ function shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>): 
     if (!shard) shards.set(n, (shard = {}));
     shard[view.slug] = past;
   }
+  // One shard's text at a time: the month's views are ~75 MB of JSON at reference scale.
   const strip = (path: string) => path.slice('views/'.length);
-  const files: [string, Uint8Array][] = [...shards].sort(([a], [b]) => a - b).map(([n, shard]) => [strip(viewPaths.companyShard(month, n)), Buffer.from(JSON.stringify(shard))]);
-  files.push([strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(searchRankings({ ...meta, month }, views)))]);
-  return files;
+  for (const [n, shard] of [...shards].sort(([a], [b]) => a - b)) yield [strip(viewPaths.companyShard(month, n)), Buffer.from(JSON.stringify(shard))];
+  yield [strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(searchRankings({ ...meta, month }, views)))];
 }
 
 /** The cache entry of month `i`'s views, null without a cache. */

@@ -46,11 +46,15 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
   const outDir = resolve(opts.outDir);
+  // Opened first: the releases behind the live one are removed while the months are read.
+  const stage = await Stage.open(outDir);
   log(`Reading ${opts.dataDir}`);
-  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log });
+  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(async (e: unknown) => {
+    await stage.discard();
+    throw e;
+  });
   const reg = data.registry;
   const pools = universes(reg);
-  const stage = await Stage.open(outDir);
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
   const report = builder.report;
   const results: MonthResult[] = [];

@@ -7,13 +7,16 @@
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { moveDir } from './move-dir.ts';
-import { publish, removeStaleStages, type ReleaseStep } from './release.ts';
+import { publish, pruneBehindLive, removeStaleStages, type ReleaseStep } from './release.ts';
 
 export class Stage {
   /** The JSON tree: views, static answers, downloads, host files. */
   readonly json: string;
   /** The finished site, published whole. */
   readonly site: string;
+
+  /** The removal of the releases behind the live one, under way while the build runs. */
+  private pruning: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly dir: string,
@@ -26,7 +29,10 @@ export class Stage {
   /** A fresh stage for `outDir`, after removing the stages of killed builds. */
   static async open(outDir: string): Promise<Stage> {
     await removeStaleStages(outDir);
-    return new Stage(join(dirname(outDir), `.${basename(outDir)}.stage-${process.pid}`), outDir);
+    const stage = new Stage(join(dirname(outDir), `.${basename(outDir)}.stage-${process.pid}`), outDir);
+    // A failed removal is only a leftover: the swap's own prune tries again.
+    stage.pruning = pruneBehindLive(outDir).catch(() => {});
+    return stage;
   }
 
   /** Without pages, the JSON tree is the site. */
@@ -36,11 +42,13 @@ export class Stage {
 
   /** The swap: the site becomes the output in one rename; the stage goes. */
   async publish(step?: (s: ReleaseStep) => void): Promise<void> {
+    await this.pruning;
     await publish(this.site, this.outDir, step);
     await this.discard();
   }
 
   async discard(): Promise<void> {
+    await this.pruning;
     await rm(this.dir, { recursive: true, force: true });
   }
 }

@@ -59,6 +59,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
     companies.push(v);
   }
   log(`  ${companies.length.toLocaleString('en-US')} current company views`);
+  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
   // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
   // compressed on the thread pool while the rest is written.
   const profiles = profilesGz(
@@ -68,7 +69,6 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
         .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
     ),
   );
-  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
   const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
   log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
   views.write('meta.json', meta);
