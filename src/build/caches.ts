@@ -9,7 +9,11 @@
  * |---|---|
  * | parsed month `YYYY-MM-<key>.json` | the month file's bytes, the country and industry lookups |
  * | scored month `scored-YYYY-MM-<key>.json` | the parsed month's key, the registry |
+ * | a month's leaderboards and CSV `boards-YYYY-MM-<key>/` | that month's and the previous month's names and keys, the registry |
  * | past month's views `month-views-YYYY-MM-<key>/` | every month up to it, the registry, the site origin, the shard count |
+ *
+ * Folder entries are hard-linked into the output; the current month's scored result and
+ * views are stored too, under the keys the next build (one month more) looks up.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
