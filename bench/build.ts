@@ -300,14 +300,25 @@ try {
   const duckAggRate = duckAgg.rows / duckAgg.seconds;
   const duckIngestRate = duckIngest.rows / duckIngest.seconds;
   const GiB = 1024 * 1024;
-  const targets = [
-    ...incrementals.flatMap((r) => [
-      { what: `incremental build${r.pages ? ' with pages' : ', EVI_PAGES=0'}: wall ≤ 30 s`, value: secs(r.m.wall), met: r.m.wall <= 30 },
-      { what: `incremental build${r.pages ? ' with pages' : ', EVI_PAGES=0'}: peak RSS ≤ 1 GiB`, value: mib(r.m.peakRssKiB), met: r.m.peakRssKiB <= GiB },
-    ]),
-    { what: 'cold build peak RSS ≤ 1 GiB (not a target; for reference)', value: mib(cold.m.peakRssKiB), met: cold.m.peakRssKiB <= GiB },
-    { what: "cold ingest ≥ 0.5× DuckDB's rows/s (same aggregation)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 0.5 },
-    { what: "cold ingest ≥ 0.5× DuckDB's rows/s (DuckDB only parsing: max() of every column)", value: `${(ours / duckIngestRate).toFixed(2)}×`, met: ours / duckIngestRate >= 0.5 },
+  // The targets of the performance issue (reference scale): incremental with pages ≤ 12 s and
+  // ≤ 1 GiB, cold ≤ 40 s and ≤ 1.5 GiB, ingest ≥ 1.5× DuckDB doing the same checks.
+  type Target = { what: string; value: string; met: boolean | null };
+  const targets: Target[] = [
+    ...incrementals.flatMap((r): Target[] =>
+      r.pages
+        ? [
+            { what: 'incremental build with pages: wall ≤ 12 s', value: secs(r.m.wall), met: r.m.wall <= 12 },
+            { what: 'incremental build with pages: peak RSS ≤ 1 GiB', value: mib(r.m.peakRssKiB), met: r.m.peakRssKiB <= GiB },
+          ]
+        : [
+            { what: 'incremental build, EVI_PAGES=0: wall (no target; the data side alone)', value: secs(r.m.wall), met: null },
+            { what: 'incremental build, EVI_PAGES=0: peak RSS (no target)', value: mib(r.m.peakRssKiB), met: null },
+          ],
+    ),
+    { what: `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}: wall ≤ 40 s`, value: secs(cold.m.wall), met: cold.m.wall <= 40 },
+    { what: `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}: peak RSS ≤ 1.5 GiB`, value: mib(cold.m.peakRssKiB), met: cold.m.peakRssKiB <= 1.5 * GiB },
+    { what: "cold ingest ≥ 1.5× DuckDB's rows/s doing the same checks (bench/lib/duckdb-aggregate.ts)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 1.5 },
+    { what: "cold ingest vs DuckDB's plain read (max() of every column, no checks; no target)", value: `${(ours / duckIngestRate).toFixed(2)}×`, met: null },
   ];
   const stage = (n: string) => prof.stages.find((s) => s.name.startsWith(n))!.seconds;
   const pmf = stage('parseMonthFile');
@@ -391,7 +402,7 @@ try {
     '',
     '| target | measured | met |',
     '|---|---|---|',
-    ...targets.map((t) => `| ${t.what} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`),
+    ...targets.map((t) => `| ${t.what} | ${t.value} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`),
     '',
   ];
   const section = md.join('\n');

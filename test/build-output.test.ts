@@ -121,13 +121,21 @@ describe('build output', () => {
     const original = readFileSync(join(shardDir, shard), 'utf8');
     rmSync(join(shardDir, shard));
     writeFileSync(join(shardDir, shard), original.replace(/"visibilityScore":(\d)/, (_, d: string) => `"visibilityScore":${(Number(d) + 1) % 10}`));
+    // A month's leaderboards (a folder entry): one board edited in place (same inode, new modification time).
+    const boards = entries.find((n) => n.startsWith('boards-2026-03-'))!;
+    const boardDir = join(cache, boards, 'views/rankings/2026-03/us');
+    const board = readdirSync(boardDir)[0]!;
+    const boardText = readFileSync(join(boardDir, board), 'utf8');
+    writeFileSync(join(boardDir, board), boardText.replace(/"previousMonth":"2026-02"/, '"previousMonth":"2026-01"'));
+    expect(readFileSync(join(boardDir, board), 'utf8')).not.toBe(boardText);
     const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/SyntaxError|\n\s+at /);
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${parsed} is \\d+ bytes long instead of \\d+ \\(truncated\\?\\); it is computed again`));
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${scored} does not match its digest \\(edited or damaged\\); it is computed again`));
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${views} has months/2026-02/companies/${shard} not matching its digest \\(edited or damaged\\); it is computed again`));
-    expect(again.stderr.match(/warning: cache entry/g)).toHaveLength(3);
+    expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${boards} has views/rankings/2026-03/us/${board} not matching its digest \\(edited or damaged\\); it is computed again`));
+    expect(again.stderr.match(/warning: cache entry/g)).toHaveLength(4);
     const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'e'), EVI_CACHE_DIR: 'off', EVI_PAGES: '0' });
     const td = tree(join(tmp, 'd'));
     const te = tree(join(tmp, 'e'));

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, statSync, type BigIntStats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 const MAGIC = 'evi-cache-1';
@@ -107,14 +108,19 @@ export async function readCacheJson<T>(path: string, key: string, warn: Warn): P
 }
 
 /**
- * A cache entry that is a folder of files (the past months' views: thousands of files,
- * linked into the output instead of copied). Its `.entry.json`, written last, holds the
- * inputs digest and each file's length and SHA-256; a read checks every one.
+ * A cache entry that is a folder of files (the past months' views, each month's
+ * leaderboards: thousands of files, linked into the output instead of copied). Its
+ * `.entry.json`, written last, holds the inputs digest, each file's length, SHA-256 and
+ * identity (device, inode, size, modification time), and small facts about the content
+ * (`info`). A read checks every file: one still the very file written (same identity) is
+ * taken as hashed then; any other (edited in place, replaced, restored from an archive)
+ * is read and its SHA-256 checked (and, when it matches, its identity recorded). At reference scale this is ~26,000 stat calls instead
+ * of reading and hashing 1.6 GB on every build.
  */
-export async function writeCacheFolder(dir: string, key: string, files: [string, Uint8Array][]): Promise<void> {
+export async function writeCacheFolder(dir: string, key: string, files: Iterable<[string, Uint8Array]>, info?: Header['info']): Promise<{ path: string; bytes: number }[]> {
   const tmp = `${dir}.${process.pid}.tmp`;
   await rm(tmp, { recursive: true, force: true });
-  const entries: { path: string; bytes: number; sha256: string }[] = [];
+  const entries: { path: string; bytes: number; sha256: string; stat: string }[] = [];
   const made = new Set<string>();
   for (const [path, bytes] of files) {
     const full = `${tmp}/${path}`;
@@ -124,16 +130,27 @@ export async function writeCacheFolder(dir: string, key: string, files: [string,
       made.add(parent);
     }
     await writeFile(full, bytes);
-    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const st = statSync(full, { bigint: true });
+    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), stat: statKey(st) });
   }
-  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries }));
+  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
+  return entries;
 }
 
-/** The files of an intact folder entry (relative path, absolute file); `null` when absent or damaged (reported and deleted). */
-export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<{ path: string; file: string; bytes: number }[] | null> {
-  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string }[] };
+/** A file's identity as the file system keeps it: a write in place changes the modification time, a replacement the inode. */
+const statKey = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+
+export interface FolderEntry {
+  /** Each file: its path inside the entry, its absolute path, its length. */
+  files: { path: string; file: string; bytes: number }[];
+  info: NonNullable<Header['info']>;
+}
+
+/** An intact folder entry; `null` when absent or damaged (reported and deleted). */
+export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<FolderEntry | null> {
+  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string; stat?: string }[]; info?: Header['info'] };
   try {
     entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
   } catch (e) {
@@ -145,20 +162,73 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   }
   if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
   if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
-  const out: { path: string; file: string; bytes: number }[] = [];
+  const out: FolderEntry['files'] = [];
+  let restat = false;
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
+    // The same file as written, untouched since (inode, size, modification time in ns):
+    // its content is the one hashed then. Anything else is read and hashed again.
+    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && statKey(st) === f.stat) {
+      out.push({ path: f.path, file, bytes: f.bytes });
+      continue;
+    }
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = readFileSync(file);
     } catch {
       return discardFolder(dir, `misses ${f.path}`, warn);
     }
     if (bytes.byteLength !== f.bytes) return discardFolder(dir, `has ${f.path} ${bytes.byteLength} bytes long instead of ${f.bytes} (truncated?)`, warn);
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
     out.push({ path: f.path, file, bytes: f.bytes });
+    // Verified: its identity now is that of these bytes (an entry restored from an archive, or written before identities were kept).
+    if (st) {
+      f.stat = statKey(st);
+      restat = true;
+    }
   }
-  return out;
+  if (restat) {
+    const tmp = `${dir}/.entry.json.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(entry));
+    await rename(tmp, `${dir}/.entry.json`);
+  }
+  return { files: out, info: entry.info ?? {} };
+}
+
+/**
+ * Puts a folder of files into `out`: linked from the intact cache entry `ref` when there
+ * is one; else made by `make`, stored as the entry and linked from it (each byte written
+ * once); without a cache (`ref` null), written directly. Returns the files' facts
+ * (`info`) and whether they came from the cache.
+ */
+export async function putCachedFolder<I extends NonNullable<Header['info']>>(
+  out: { linkFrom(path: string, source: string, bytes: number): void; writeBytes(path: string, bytes: Uint8Array): void },
+  ref: { path: string; key: string } | null,
+  make: () => Promise<{ files: Iterable<[string, Uint8Array]>; info: I }> | { files: Iterable<[string, Uint8Array]>; info: I },
+  warn: Warn,
+): Promise<{ info: I; fromCache: boolean }> {
+  const cached = ref ? await readCacheFolder(ref.path, ref.key, warn) : null;
+  if (cached) {
+    for (const { path, file, bytes } of cached.files) out.linkFrom(path, file, bytes);
+    return { info: cached.info as I, fromCache: true };
+  }
+  const made = await make();
+  if (!ref) {
+    for (const [path, bytes] of made.files) out.writeBytes(path, bytes);
+    return { info: made.info, fromCache: false };
+  }
+  for (const { path, bytes } of await writeCacheFolder(ref.path, ref.key, made.files, made.info)) out.linkFrom(path, `${ref.path}/${path}`, bytes);
+  return { info: made.info ?? {}, fromCache: false };
+}
+
+/** Whether a folder entry made from `key` is there (its index only; a read checks the files). */
+export async function hasCacheFolder(dir: string, key: string): Promise<boolean> {
+  try {
+    return (JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8')) as { key?: string }).key === key;
+  } catch {
+    return false;
+  }
 }
 
 async function discardFolder(dir: string, why: string, warn: Warn): Promise<null> {

@@ -6,7 +6,8 @@
  * order, gzip without a timestamp.
  */
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCb, gzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { readDataJson } from './data-json.ts';
@@ -70,6 +71,7 @@ export interface MonthManifest {
 }
 
 const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 });
+const gzipAsync = promisify(gzipCb);
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Collects a month's leaderboards, in the order the build writes them, into one CSV. */
@@ -95,27 +97,54 @@ export class LeaderboardCsv {
   }
 }
 
-/** Writes one month's files and its manifest; returns the manifest. */
+/** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */
+export type CsvFacts = {
+  rows: number;
+  bytes: number;
+  sha256: string;
+};
+
+/** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts. */
+export function leaderboardsGz(csv: LeaderboardCsv): { gz: Buffer; facts: CsvFacts } {
+  const gz = gzip(csv.text());
+  return { gz, facts: { rows: csv.rows, bytes: gz.byteLength, sha256: sha256(gz) } };
+}
+
+export interface ProfilesGz {
+  gz: Buffer;
+  rows: number;
+}
+
+/**
+ * The current month's profiles as gzip NDJSON, compressed on libuv's thread pool (the
+ * same bytes as gzipSync) so that the build goes on meanwhile.
+ */
+export async function profilesGz(profiles: CompanyProfile[]): Promise<ProfilesGz> {
+  return { gz: await gzipAsync(Buffer.from(profiles.map((p) => `${JSON.stringify(p)}\n`).join('')), { level: 9 }), rows: profiles.length };
+}
+
+/** Writes a month's profiles file (the current month only) and its manifest; returns the manifest. */
 export function writeMonthDownloads(
   out: JsonWriter,
-  opts: { name: string; month: string; csv: LeaderboardCsv; profiles: CompanyProfile[] | null; dataset: Dataset; urls: SiteUrls },
+  opts: { name: string; month: string; leaderboards: CsvFacts; profiles: ProfilesGz | null; dataset: Dataset; urls: SiteUrls },
 ): MonthManifest {
-  const { month, csv, urls } = opts;
+  const { month, urls } = opts;
   const files: FileEntry[] = [];
-  const put = (path: string, bytes: Buffer, entry: Omit<FileEntry, 'path' | 'url' | 'bytes' | 'sha256'>) => {
-    out.writeBytes(path, bytes);
-    files.push({ path: `/${path}`, url: `${urls.origin}/${path}`, bytes: bytes.byteLength, sha256: sha256(bytes), ...entry });
-  };
-  put(downloadPaths.leaderboards(month), gzip(csv.text()), {
+  const entry = (path: string, facts: { bytes: number; sha256: string }, rest: Omit<FileEntry, 'path' | 'url' | 'bytes' | 'sha256'>) =>
+    files.push({ path: `/${path}`, url: `${urls.origin}/${path}`, bytes: facts.bytes, sha256: facts.sha256, ...rest });
+  entry(downloadPaths.leaderboards(month), opts.leaderboards, {
     format: 'csv+gzip',
-    rows: csv.rows,
+    rows: opts.leaderboards.rows,
     columns: LEADERBOARD_COLUMNS,
     description: `Every entry of every leaderboard of ${month}: each industry of each country, and each country's overall leaderboard ("all").`,
   });
   if (opts.profiles) {
-    put(downloadPaths.profiles(month), gzip(opts.profiles.map((p) => `${JSON.stringify(p)}\n`).join('')), {
+    const path = downloadPaths.profiles(month);
+    const bytes = opts.profiles.gz;
+    out.writeBytes(path, bytes);
+    entry(path, { bytes: bytes.byteLength, sha256: sha256(bytes) }, {
       format: 'ndjson+gzip',
-      rows: opts.profiles.length,
+      rows: opts.profiles.rows,
       description: `Every company profile of ${month}, one JSON object per line, in every country where the company has data: the body of GET /api/v1/company/{slug}?country={code}.`,
     });
   }

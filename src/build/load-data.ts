@@ -2,22 +2,20 @@
  * Reads the data folder (data-and-rules §1): the registry, then every month through
  * the content-hash cache, parsing the months that changed in worker threads.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
 import { peekCacheEntry, readCacheJson, writeCacheEntry } from './cache-file.ts';
+import { lookupsHash, parsedMonthEntry } from './caches.ts';
 import { parseMonthFile, type ParsedMonth } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
+import { WorkerPool, workerHeapMb } from './worker-pool.ts';
 
-/** Bump when the aggregate format or the parsing rules change. */
-const CACHE_VERSION = 'evi-month-1';
 const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
 
 export interface MonthFile {
@@ -86,81 +84,6 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
   return out;
 }
 
-/**
- * A worker's heap cap: left alone, each worker's heap grows far past what it holds live
- * (cold reference build: 2.1 GiB peak with two workers, 1.2 GiB with a 768 MiB cap, same
- * speed; bench:build). The cap follows the largest month: 8 bytes of heap per byte of CSV,
- * read from the gzip trailer (ISIZE), never below 768 MiB.
- */
-export function workerHeapMb(paths: string[]): number {
-  let largest = 0;
-  for (const path of paths) {
-    const fd = openSync(path, 'r');
-    try {
-      const size = fstatSync(fd).size;
-      const head = Buffer.alloc(2);
-      const tail = Buffer.alloc(4);
-      readSync(fd, head, 0, 2, 0);
-      const gzip = head[0] === 0x1f && head[1] === 0x8b && size >= 18;
-      if (gzip) readSync(fd, tail, 0, 4, size - 4);
-      largest = Math.max(largest, gzip ? tail.readUInt32LE(0) : size);
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return Math.max(768, Math.ceil((8 * largest) / 1048576));
-}
-
-type Job = { path: string; display: string; month: string; lookups: Lookups };
-
-/** Worker threads taking one month at a time: a month in flight per worker bounds memory. */
-class WorkerPool {
-  private idle: Worker[] = [];
-  private all: Worker[] = [];
-  private queue: { job: Job; resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }[] = [];
-  private busy = new Map<Worker, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
-
-  constructor(size: number, heapMb: number) {
-    for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL('./parse-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-      w.on('message', (msg: { parsed?: ParsedMonth; error?: string }) => {
-        const p = this.busy.get(w)!;
-        this.busy.delete(w);
-        this.idle.push(w);
-        this.pump();
-        if (msg.error) p.reject(new Error(msg.error));
-        else p.resolve(msg.parsed!);
-      });
-      w.on('error', (e) => {
-        this.busy.get(w)?.reject(e);
-        this.busy.delete(w);
-      });
-      this.all.push(w);
-      this.idle.push(w);
-    }
-  }
-
-  run(job: Job): Promise<ParsedMonth> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.idle.length && this.queue.length) {
-      const w = this.idle.pop()!;
-      const { job, resolve, reject } = this.queue.shift()!;
-      this.busy.set(w, { resolve, reject });
-      w.postMessage(job);
-    }
-  }
-
-  async close() {
-    await Promise.all(this.all.map((w) => w.terminate()));
-  }
-}
-
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
 export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const log = opts.log ?? (() => {});
@@ -171,7 +94,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   issues.throwIfAny();
 
   const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
-  const lookupHash = createHash('sha256').update(CACHE_VERSION).update(JSON.stringify(lookups)).digest('hex');
+  const lookupsKey = lookupsHash(lookups);
   const aggregates: (MonthAggregate | null)[] = months.map(() => null);
   const cachePaths: (string | null)[] = months.map(() => null);
   const contentKey: (string | null)[] = months.map(() => null);
@@ -182,9 +105,8 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       todo.push({ i, key: null });
       continue;
     }
-    const key = createHash('sha256').update(lookupHash).update(await readFile(f.path)).digest('hex');
+    const { path: cached, key } = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
     contentKey[i] = key;
-    const cached = join(opts.cacheDir, `${f.month}-${key.slice(0, 32)}.json`);
     const head = await peekCacheEntry(cached, key, log);
     if (head) {
       cachePaths[i] = cached;

@@ -58,6 +58,17 @@ export async function publish(siteDir: string, outDir: string, step: (s: Release
   return target;
 }
 
+/**
+ * Removes the releases behind the live one, at the start of a build: the one before the
+ * live release was kept for requests in flight during the last swap, long finished by
+ * now. Runs on the thread pool while the build reads and parses, so that the swap at
+ * the end has nothing left to delete (a release is ~58,000 files at reference scale).
+ */
+export async function pruneBehindLive(outDir: string): Promise<void> {
+  if (!lstatSync(outDir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  await prune(outDir, new Set([basename(await readlink(outDir))]));
+}
+
 /** Removes releases other than `keep`, and links and stages left by builds that were killed. */
 export async function prune(outDir: string, keep: Set<string>): Promise<void> {
   const dir = releasesDir(outDir);

@@ -1,19 +1,16 @@
 /**
  * Scores every month, oldest first. A month that is not the current one is scored the
  * same way until its file or the registry changes, so its result is cached beside the
- * parsed months, keyed by both: an incremental build scores only the new month and the
- * current one (whose board details the profiles need).
+ * parsed months, keyed by both: an incremental build scores only the new current month
+ * (whose board details the profiles need); the current month's entry is written for the
+ * build after.
  */
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { MonthAggregate } from '../core/aggregate.ts';
-import type { Company, Registry } from '../core/registry.ts';
+import type { Company } from '../core/registry.ts';
 import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
 import type { LoadedData } from './load-data.ts';
 import { readCacheJson, writeCacheEntry } from './cache-file.ts';
-
-/** Bump when scoring or the stored form changes. */
-const SCORED_VERSION = 'evi-scored-2';
+import { registryHash, scoredMonthEntry } from './caches.ts';
 
 /** What the report needs of a month, kept beside its scored result. */
 export type MonthStats = Pick<MonthAggregate, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };
@@ -23,13 +20,6 @@ function statsOf(agg: MonthAggregate): MonthStats {
   for (const c of agg.contexts) for (const [, t] of c.combos) themes.add(t);
   const { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate } = agg;
   return { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate, themes: [...themes] };
-}
-
-export function registryHash(reg: Registry): string {
-  const h = createHash('sha256').update(SCORED_VERSION);
-  h.update(JSON.stringify([reg.countries, reg.industries]));
-  for (const c of reg.companies) h.update(JSON.stringify([c.slug, c.name, c.industries, c.countries, c.aliases, c.trackedSince]));
-  return h.digest('hex');
 }
 
 export async function* scoreMonths(
@@ -42,10 +32,10 @@ export async function* scoreMonths(
   const regHash = cacheDir ? registryHash(data.registry) : '';
   for (let i = 0; i <= last; i++) {
     const key = data.contentKey[i];
-    const path =
-      cacheDir && key && i < last ? join(cacheDir, `scored-${data.months[i]!.month}-${createHash('sha256').update(key).update(regHash).digest('hex').slice(0, 32)}.json`) : null;
-    const inputs = path ? createHash('sha256').update(key!).update(regHash).digest('hex') : '';
-    const stored = path ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(path, inputs, warn) : null;
+    const entry = cacheDir && key ? scoredMonthEntry(cacheDir, data.months[i]!.month, key, regHash) : null;
+    // The current month is scored again with its board details; its entry (details left
+    // out) is stored for the next build, where it is a past month.
+    const stored = entry && i < last ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(entry.path, entry.key, warn) : null;
     if (stored) {
       yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
       continue;
@@ -53,7 +43,7 @@ export async function* scoreMonths(
     const agg = await data.aggregate(i);
     const result = scoreMonth(data.registry, agg, pools, i === last);
     const stats = statsOf(agg);
-    if (path) await writeCacheEntry(path, inputs, JSON.stringify({ result: storeMonthResult(result), stats }));
+    if (entry) await writeCacheEntry(entry.path, entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
     yield { result, stats, cached: false };
   }
 }

@@ -66,7 +66,19 @@ interface AnswerSig {
   answer: number;
 }
 
-const SIG_COLUMNS = [2, 3, 4, 5, 6];
+type MentionColumn = (typeof MENTION_COLUMNS)[number];
+
+/** Each input column's position in a record, by name ({@link MENTION_COLUMNS} order). */
+export const COL = Object.fromEntries(MENTION_COLUMNS.map((name, i) => [name, i])) as { readonly [K in MentionColumn]: number };
+
+/** What every row of one answer must agree on: the signature's field and the column it comes from. */
+const SIG_FIELDS = [
+  ['model', COL.model],
+  ['country', COL.country],
+  ['industry', COL.industry],
+  ['theme', COL.theme],
+  ['question', COL.question_id],
+] as const satisfies readonly (readonly [keyof AnswerSig, number])[];
 
 /** Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then `finish`. */
 export class MonthAccumulator {
@@ -119,25 +131,29 @@ export class MonthAccumulator {
         return;
       }
     }
-    const [answerId, collected, model, countryRaw, industryRaw, theme, question, company] = f as [string, string, string, string, string, string, string, string];
+    const answerId = f[COL.answer_id]!;
+    const model = f[COL.model]!;
+    const countryRaw = f[COL.country]!;
+    const industryRaw = f[COL.industry]!;
+    const theme = f[COL.theme]!;
+    const question = f[COL.question_id]!;
+    const company = f[COL.company]!;
     const country = this.country(countryRaw);
     const industry = this.industry(industryRaw);
-    if (!country) this.issue(line, 3, `unknown country "${countryRaw}"${didYouMean(countryRaw, this.countryValues)}`);
-    if (!industry) this.issue(line, 4, `unknown industry "${industryRaw}"${didYouMean(industryRaw, this.industryValues)}`);
+    if (!country) this.issue(line, COL.country, `unknown country "${countryRaw}"${didYouMean(countryRaw, this.countryValues)}`);
+    if (!industry) this.issue(line, COL.industry, `unknown industry "${industryRaw}"${didYouMean(industryRaw, this.industryValues)}`);
     if (!country || !industry) return;
-    const date = this.validDates.get(collected)!;
+    const date = this.validDates.get(f[COL.collected_at]!)!;
     if (this.latest === null || date > this.latest) this.latest = date;
 
     const modelKey = this.model(model);
     const scored = (SCORED_MODELS as Record<string, string>)[modelKey];
     let sig = this.answers.get(answerId);
     if (sig) {
-      const mismatch =
-        sig.model !== modelKey ? 0 : sig.country !== country ? 1 : sig.industry !== industry ? 2 : sig.theme !== theme ? 3 : sig.question !== question ? 4 : -1;
-      if (mismatch >= 0) {
-        const col = SIG_COLUMNS[mismatch]!;
-        const was = [sig.model, sig.country, sig.industry, sig.theme, sig.question][mismatch];
-        this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${was}" on line ${sig.line}; all rows of one answer must agree`);
+      if (sig.model !== modelKey || sig.country !== country || sig.industry !== industry || sig.theme !== theme || sig.question !== question) {
+        const here = { model: modelKey, country, industry, theme, question };
+        const [field, col] = SIG_FIELDS.find(([field]) => sig![field] !== here[field])!;
+        this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${sig[field]}" on line ${sig.line}; all rows of one answer must agree`);
         return;
       }
     }
@@ -218,10 +234,12 @@ export class MonthAccumulator {
 
   // Same verdict as MentionRowSchema, memoised on the few distinct dates of a month.
   private fastValid(f: string[]): boolean {
-    if (f.length !== 8 || !f[0] || !f[2] || !f[3] || !f[4] || !f[5] || !f[6]) return false;
+    if (f.length !== MENTION_COLUMNS.length) return false;
+    // Required fields (company may be empty: an answer naming no one).
+    if (!f[COL.answer_id] || !f[COL.model] || !f[COL.country] || !f[COL.industry] || !f[COL.theme] || !f[COL.question_id]) return false;
     // Bounded text without control characters; each distinct value is checked once.
-    for (let i = 0; i < 8; i++) {
-      if (i === 1) continue;
+    for (let i = 0; i < MENTION_COLUMNS.length; i++) {
+      if (i === COL.collected_at) continue;
       const v = f[i]!;
       if (v.length > MENTION_LIMITS[i]!) return false;
       if (!this.cleanText.has(v)) {
@@ -229,7 +247,7 @@ export class MonthAccumulator {
         if (this.cleanText.size < CLEAN_MEMO) this.cleanText.add(v);
       }
     }
-    const c = f[1]!;
+    const c = f[COL.collected_at]!;
     if (this.validDates.has(c)) return true;
     const d = collectedDate(c);
     if (d === null) return false;

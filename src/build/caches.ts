@@ -1,0 +1,82 @@
+/**
+ * The build's caches in one place: what each entry holds, where it lives and the digest
+ * of exactly the inputs it was made from (data-and-rules §1.5: the output is a function
+ * of the data folder only; a build with the caches equals one without). The entry format
+ * and its integrity checks are cache-file.ts. Every cache lives in one folder
+ * (`EVI_CACHE_DIR`, default `.cache/months`), safe to delete.
+ *
+ * | entry | made from |
+ * |---|---|
+ * | parsed month `YYYY-MM-<key>.json` | the month file's bytes, the country and industry lookups |
+ * | scored month `scored-YYYY-MM-<key>.json` | the parsed month's key, the registry |
+ * | a month's leaderboards and CSV `boards-YYYY-MM-<key>/` | that month's and the previous month's names and keys, the registry |
+ * | past month's views `month-views-YYYY-MM-<key>/` | every month up to it, the registry, the site origin, the shard count |
+ *
+ * Folder entries are hard-linked into the output; the current month's scored result and
+ * views are stored too, under the keys the next build (one month more) looks up.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Lookups } from '../core/aggregate.ts';
+import type { Registry } from '../core/registry.ts';
+
+/** Bump when the aggregate format or the parsing rules change. */
+const PARSED_VERSION = 'evi-month-1';
+/** Bump when scoring or the stored form changes. */
+const SCORED_VERSION = 'evi-scored-2';
+/** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
+const MONTH_VIEWS_VERSION = 'evi-month-views-2';
+
+/** Where an entry lives and the digest of its inputs (checked on every read). */
+export interface CacheEntryRef {
+  path: string;
+  key: string;
+}
+
+const sha256 = (...parts: (string | Uint8Array)[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p);
+  return h.digest('hex');
+};
+
+/** The part of every parsed month's key that the registry's lookups decide. */
+export const lookupsHash = (lookups: Lookups): string => sha256(PARSED_VERSION, JSON.stringify(lookups));
+
+/** A parsed month: its key is also the month's content key, which keys what derives from it. */
+export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: string, file: Uint8Array): CacheEntryRef {
+  const key = sha256(lookupsKey, file);
+  return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.json`), key };
+}
+
+/** Everything of the registry that scoring reads. */
+export function registryHash(reg: Registry): string {
+  const h = createHash('sha256').update(SCORED_VERSION);
+  h.update(JSON.stringify([reg.countries, reg.industries]));
+  for (const c of reg.companies) h.update(JSON.stringify([c.slug, c.name, c.industries, c.countries, c.aliases, c.trackedSince]));
+  return h.digest('hex');
+}
+
+/** A scored month (not the current one: it carries no board details). */
+export function scoredMonthEntry(cacheDir: string, month: string, contentKey: string, regHash: string): CacheEntryRef {
+  const key = sha256(contentKey, regHash);
+  return { path: join(cacheDir, `scored-${month}-${key.slice(0, 32)}.json`), key };
+}
+
+/** A past month's views (a folder entry): they depend on the months up to it (their content keys, oldest first). */
+export function monthViewsEntry(cacheDir: string, month: string, o: { siteUrl: string; regHash: string; shards: number; contentKeys: string[] }): CacheEntryRef {
+  const key = sha256(MONTH_VIEWS_VERSION, o.siteUrl, o.regHash, String(o.shards), o.contentKeys.join('\n'));
+  return { path: join(cacheDir, `month-views-${month}-${key.slice(0, 32)}`), key };
+}
+
+/** Bump whenever a month's leaderboards or their CSV change. */
+const BOARDS_VERSION = 'evi-boards-1';
+
+/**
+ * A month's leaderboards and their CSV download (a folder entry): they depend on the
+ * month's and the previous month's results (previous ranks), so on those two months'
+ * names and content keys, and the registry.
+ */
+export function boardsEntry(cacheDir: string, month: string, o: { regHash: string; contentKey: string; previous: { month: string; contentKey: string } | null }): CacheEntryRef {
+  const key = sha256(BOARDS_VERSION, o.regHash, month, o.contentKey, o.previous ? `${o.previous.month}\n${o.previous.contentKey}` : '');
+  return { path: join(cacheDir, `boards-${month}-${key.slice(0, 32)}`), key };
+}

@@ -1,0 +1,95 @@
+/**
+ * The JSON tree of a release, written into the stage (README "Output layout"): every
+ * month's leaderboards and their downloads, the current company views and every past
+ * month's, the meta view, the changelog and feed, the search index, the static default
+ * answers, OpenAPI and the host files.
+ */
+import { join } from 'node:path';
+import type { Company } from '../core/registry.ts';
+import { compareKeys } from '../core/text.ts';
+import { companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
+import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
+import { atomFeed, changelogBody } from '../core/views/changelog.ts';
+import type { Ledger } from '../core/ledger.ts';
+import type { Dataset } from '../core/schemas/dataset.ts';
+import { buildSearchIndex } from '../core/search/index.ts';
+import { siteUrls } from '../core/urls.ts';
+import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
+import { writeMonthBoards } from './month-boards.ts';
+import { storeCurrentMonthViews, writeMonthViews } from './month-profiles.ts';
+import { openApiDocument } from './openapi.ts';
+import { hostFiles } from './host-config.ts';
+import type { LoadedData } from './load-data.ts';
+import { writeStaticFiles } from './static-files.ts';
+import { JsonWriter } from './write-json.ts';
+
+export interface SiteParts {
+  data: LoadedData;
+  pools: Map<string, Company[]>;
+  input: SiteInput;
+  meta: MetaView;
+  ledger: Ledger;
+  /** month -> slugs ranked that month (the changelog's counts). */
+  ranked: Map<string, Set<string>>;
+  dataset: Dataset;
+  cacheDir: string | null;
+  log: (line: string) => void;
+}
+
+/** Writes the JSON tree under `json`; returns the files and bytes written. */
+export async function writeSite(json: string, parts: SiteParts): Promise<{ files: number; bytes: number }> {
+  const { input, meta, dataset, log } = parts;
+  const results = input.results;
+  const last = results.length - 1;
+  const views = new JsonWriter(join(json, 'views'));
+  const downloads = new JsonWriter(json);
+  const urls = siteUrls(meta.siteUrl);
+
+  // Leaderboards of every month, each month's also as one CSV download.
+  const boardsOut = new JsonWriter(json);
+  const boards = await writeMonthBoards({ data: parts.data, input, out: boardsOut, cacheDir: parts.cacheDir, log });
+  const manifests: MonthManifest[] = [];
+  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: boards.csv[i]!, profiles: null, dataset, urls }));
+  log(`  ${boards.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${boards.fromCache} of ${results.length} months from the cache)`);
+
+  // Company views: the current month's, then every past month's (cached).
+  const companies: CompanyView[] = [];
+  for (const v of companyViews(input, meta)) {
+    views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+    companies.push(v);
+  }
+  log(`  ${companies.length.toLocaleString('en-US')} current company views`);
+  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
+  // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
+  // compressed on the thread pool while the rest is written.
+  const profiles = profilesGz(
+    companies.flatMap((v) =>
+      Object.keys(v.profiles)
+        .sort(compareKeys)
+        .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
+    ),
+  );
+  const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
+  log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
+  views.write('meta.json', meta);
+
+
+  const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
+  views.write(viewPaths.changelog().slice('views/'.length), changelog);
+  views.write('search-index.json', buildSearchIndex(searchDocs(input.registry)));
+  views.write('search-rankings.json', searchRankings(meta, companies));
+  log('  the changelog and the search index');
+
+  // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.
+  const api = new JsonWriter(json);
+  api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
+  api.write('api/v1/openapi.json', openApiDocument(meta));
+  await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
+  for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
+  log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
+  writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
+  log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
+  const all = [boardsOut, views, downloads, api];
+  return { files: all.reduce((n, w) => n + w.files, 0), bytes: all.reduce((n, w) => n + w.bytes, 0) };
+}
