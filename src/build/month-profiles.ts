@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Company } from '../core/registry.ts';
 import { scoreMonth, type MonthResult } from '../core/score.ts';
+import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { companyViews, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import type { LoadedData } from './load-data.ts';
@@ -18,10 +19,10 @@ import type { JsonWriter } from './write-json.ts';
 import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
 
 /** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
-const VERSION = 'evi-month-views-2';
+const VERSION = 'evi-month-views-3';
 
-/** The views of month `i`, as `[path under views/, JSON text]`. */
-function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, string][] {
+/** The views of month `i`, as `[path under views/, bytes]`. */
+function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: MonthResult): [string, Uint8Array][] {
   const month = detailed.month;
   const monthInput: SiteInput = { ...input, results: [...input.results.slice(0, i), detailed] };
   const shards = new Map<number, Record<string, CompanyView>>();
@@ -36,8 +37,11 @@ function monthFiles(input: SiteInput, meta: MetaView, i: number, detailed: Month
     shard[view.slug] = view;
   }
   const strip = (path: string) => path.slice('views/'.length);
-  const files: [string, string][] = [...shards].sort(([a], [b]) => a - b).map(([n, shard]) => [strip(viewPaths.companyShard(month, n)), JSON.stringify(shard)]);
-  files.push([strip(viewPaths.monthSearchRankings(month)), JSON.stringify(searchRankings({ ...meta, month }, views))]);
+  const files: [string, Uint8Array][] = [...shards].sort(([a], [b]) => a - b).map(([n, shard]) => [strip(viewPaths.companyShard(month, n)), Buffer.from(JSON.stringify(shard))]);
+  const rankings = searchRankings({ ...meta, month }, views);
+  files.push([strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(rankings))]);
+  // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
+  files.push([strip(viewPaths.monthSearchRankingsBinary(month)), encodeSearchRankings(rankings)]);
   return files;
 }
 
@@ -66,7 +70,7 @@ export async function writeMonthViews(opts: {
       continue;
     }
     const detailed = scoreMonth(reg, await data.aggregate(i), pools, true);
-    const files = monthFiles(input, meta, i, detailed).map(([file, text]) => [file, Buffer.from(text)] as [string, Uint8Array]);
+    const files = monthFiles(input, meta, i, detailed);
     for (const [file, bytes] of files) views.writeBytes(file, bytes);
     if (dir) await writeCacheFolder(dir, inputs!, files);
   }

@@ -11,7 +11,8 @@ import { boardViews, companyViews, metaView, searchDocs, searchRankings, type Si
 import { viewPaths, type CompanyView } from '../core/views/layout.ts';
 import { apiDescription } from '../api/endpoints.ts';
 import { writeStaticFiles } from './static-files.ts';
-import { buildSearchIndex } from '../core/search/index.ts';
+import { buildSearchFiles } from '../core/search/index.ts';
+import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { openApiDocument } from './openapi.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
@@ -190,8 +191,12 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
     const changelog = changelogBody({ ledger, ranked, month: meta.month, lastUpdated, urls });
     views.write(viewPaths.changelog().slice('views/'.length), changelog);
-    views.write('search-index.json', buildSearchIndex(searchDocs(reg)));
-    views.write('search-rankings.json', searchRankings(meta, companies));
+    const search = buildSearchFiles(searchDocs(reg));
+    views.write('search-index.json', search.json);
+    views.writeBytes(viewPaths.searchIndexBinary().slice('views/'.length), search.binary);
+    const rankings = searchRankings(meta, companies);
+    views.write('search-rankings.json', rankings);
+    views.writeBytes(viewPaths.searchRankingsBinary().slice('views/'.length), encodeSearchRankings(rankings));
     log(`  ${companies.length.toLocaleString('en-US')} companies and the search index`);
 
     const api = new JsonWriter(json);

@@ -32,31 +32,30 @@ export class ArrayStrings implements Strings {
 }
 
 /**
- * Strings as ranges of one pool of UTF-16 code units (`starts[i]`..`ends[i]`),
- * each decoded on its first read and kept: a query reads a few hundred of them.
+ * Strings as ranges of one pool of UTF-16 code units (string `i` is
+ * `pool[ranges[2i]]`..`pool[ranges[2i + 1]]`), each decoded on its first read and
+ * kept: a query reads a few hundred of them.
  */
 export class PoolStrings implements Strings {
   readonly #pool: Uint16Array;
-  readonly #starts: Uint32Array;
-  readonly #ends: Uint32Array;
-  readonly #decoded: (string | undefined)[];
+  readonly #ranges: Uint32Array;
+  /** A map, not an array of every index: a query decodes a few hundred of tens of thousands. */
+  readonly #decoded = new Map<number, string>();
 
-  constructor(pool: Uint16Array, starts: Uint32Array, ends: Uint32Array) {
+  constructor(pool: Uint16Array, ranges: Uint32Array) {
     this.#pool = pool;
-    this.#starts = starts;
-    this.#ends = ends;
-    this.#decoded = new Array<string | undefined>(starts.length);
+    this.#ranges = ranges;
   }
 
   get length(): number {
-    return this.#starts.length;
+    return this.#ranges.length >>> 1;
   }
 
   get(i: number): string {
-    let s = this.#decoded[i];
+    let s = this.#decoded.get(i);
     if (s === undefined) {
-      s = decodeUnits(this.#pool, this.#starts[i] as number, this.#ends[i] as number);
-      this.#decoded[i] = s;
+      s = decodeUnits(this.#pool, this.#ranges[2 * i] as number, this.#ranges[2 * i + 1] as number);
+      this.#decoded.set(i, s);
     }
     return s;
   }
