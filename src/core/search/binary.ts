@@ -9,7 +9,8 @@
  *
  * Layout: the container of `sections.ts` (magic `EVIS`). Sections, in order:
  * keyStart (i32, docs + 1), keyDoc (i32), keyKind (u8), formKey (i32), formExact (u8), gramStart (u32, buckets + 1),
- * gramDocs (i32), the string pool (u16), then the ranges (start, end as u32 pairs)
+ * gramDocs (i32), the string pool (u8 when every code unit is below 256, else
+ * u16: two sections, one of them empty), then the ranges (start, end as u32 pairs)
  * of the slugs, the key texts, the compact and the full folded keys. Equal strings
  * share one range of the pool.
  */
@@ -20,7 +21,7 @@ import { PoolStrings, type Strings } from './strings.ts';
 
 const MAGIC = 'EVIS';
 export const BINARY_VERSION = 1;
-const SECTIONS = 12;
+const SECTIONS = 13;
 
 /** The bytes of `index` in the binary form (see the module comment). Deterministic. */
 export function encodeSearchIndex(index: SearchIndex): Uint8Array {
@@ -37,7 +38,7 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
     index.formExact,
     index.gramStart,
     index.gramDocs,
-    pool.pool(),
+    ...pool.poolSections(),
     slugs,
     text,
     compact,
@@ -66,7 +67,8 @@ export function decodeSearchIndex(input: Uint8Array): SearchIndex {
   const formExact = file.get(4, Uint8Array);
   const gramStart = file.get(5, Uint32Array);
   const gramDocs = file.get(6, Int32Array);
-  const pool = file.get(7, Uint16Array);
+  const wide = file.get(8, Uint16Array);
+  const pool = wide.length > 0 ? wide : file.get(7, Uint8Array);
   const docs = keyStart.length - 1;
   const keys = keyDoc.length;
   const strings = (i: number, n: number): Strings => {
@@ -77,5 +79,5 @@ export function decodeSearchIndex(input: Uint8Array): SearchIndex {
   };
   if (docs < 0 || keyStart[docs] !== keys || keyKind.length !== keys || formExact.length !== formKey.length) throw file.error('sections do not fit together');
   if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramDocs.length) throw file.error('trigram lists do not fit');
-  return finish(strings(8, docs), keyStart, keyDoc, keyKind, strings(9, keys), strings(10, keys), strings(11, keys), formKey, formExact, gramStart, gramDocs);
+  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramDocs);
 }

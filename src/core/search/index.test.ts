@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { Strings } from './strings.ts';
-import { betterOutside, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+import { betterOutside, buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
   { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
@@ -249,7 +249,23 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     expect(actual.size).toBeGreaterThan(50);
   });
 
+  it('binary form: the same answers with code units past Latin-1 (two-byte pool) and within it (one-byte pool)', () => {
+    const wide = [...DOCS, { slug: 'tokyo-omega', name: 'Ωmega 東京 Łódź', aliases: ['Омега'], website: 'omega.example' }];
+    for (const docs of [DOCS, wide]) {
+      const files = buildSearchFiles(docs);
+      const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
+      const binary = decodeSearchIndex(files.binary);
+      expect(listOf(binary.keyText)).toEqual(listOf(json.keyText));
+      expect(listOf(binary.forms)).toEqual(listOf(json.forms));
+      for (const q of ['kestrel', 'Ωmega', '東京', 'омега', 'lodz', 'works orbital', 'soc gen']) {
+        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(searchCompanies(json, q, { limit: 20 }));
+      }
+    }
+    expect(searchCompanies(decodeSearchIndex(buildSearchFiles(wide).binary), 'Омега')[0]?.slug).toBe('tokyo-omega');
+  });
+
   it('loads an empty registry', () => {
     expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
+    expect(searchCompanies(decodeSearchIndex(buildSearchFiles([]).binary), 'kestrel')).toEqual([]);
   });
 });

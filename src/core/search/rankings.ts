@@ -8,11 +8,12 @@
  * only for the hits of the answer.
  *
  * Binary layout: the container of `sections.ts` (magic `EVSR`). Sections: a JSON
- * header `{ month, countries }` (UTF-8), the slug pool (u16) and the slugs' ranges
+ * header `{ month, countries }` (UTF-8), the slug pool (u8 or u16, as in
+ * `sections.ts`) and the slugs' ranges
  * (u32 pairs, slugs in code-unit order), the filter bits (per company
  * `ceil((countries + 1) / 8)` bytes: bit `c` = ranked in `countries[c]`, bit
  * `countries.length` = ranked in its default country), the entries' byte offsets
- * (u32, companies + 1) and the entries (UTF-8 JSON).
+ * (u32, companies + 1) and the entries (UTF-8 JSON, each a flat array: see `toRecord`).
  */
 import type { SearchRankingsView } from '../views/layout.ts';
 import { PoolWriter, Sections, writeSections } from './sections.ts';
@@ -61,10 +62,38 @@ export class JsonSearchRankings implements SearchRankings {
 
 const MAGIC = 'EVSR';
 const VERSION = 1;
-const SECTIONS = 6;
+const SECTIONS = 7;
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * An entry as a flat JSON array (less than half the bytes of the object):
+ * `[company, website, industries, defaultCountry, then per country: code, industry,
+ * rank, industryRank, totalCompaniesInIndustry, visibilityScore]`.
+ */
+type EntryRecord = (string | number | string[] | null)[];
+const PER_COUNTRY = 6;
+
+function toRecord(entry: SearchRankingsEntry): EntryRecord {
+  const record: EntryRecord = [entry.company, entry.website, entry.industries, entry.defaultCountry];
+  for (const [code, r] of Object.entries(entry.rankings)) record.push(code, r.industry, r.rank, r.industryRank, r.totalCompaniesInIndustry, r.visibilityScore);
+  return record;
+}
+
+function fromRecord(record: EntryRecord): SearchRankingsEntry {
+  const rankings: SearchRankingsEntry['rankings'] = {};
+  for (let i = 4; i + PER_COUNTRY <= record.length; i += PER_COUNTRY) {
+    rankings[record[i] as string] = {
+      industry: record[i + 1] as string,
+      rank: record[i + 2] as number,
+      industryRank: record[i + 3] as number,
+      totalCompaniesInIndustry: record[i + 4] as number,
+      visibilityScore: record[i + 5] as number,
+    };
+  }
+  return { company: record[0] as string, website: record[1] as string, industries: record[2] as string[], defaultCountry: record[3] as string | null, rankings };
 }
 
 /** The binary form of a month's search rankings view. Deterministic. */
@@ -80,7 +109,7 @@ export function encodeSearchRankings(view: SearchRankingsView): Uint8Array {
     const set = (c: number) => (bits[i * rowBytes + (c >>> 3)] = (bits[i * rowBytes + (c >>> 3)] as number) | (1 << (c & 7)));
     for (const code of Object.keys(entry.rankings)) set(column.get(code) as number);
     if (rankedIn(entry, null)) set(countries.length);
-    return encoder.encode(JSON.stringify(entry));
+    return encoder.encode(JSON.stringify(toRecord(entry)));
   });
   const offsets = new Uint32Array(slugs.length + 1);
   texts.forEach((t, i) => (offsets[i + 1] = (offsets[i] as number) + t.byteLength));
@@ -89,7 +118,7 @@ export function encodeSearchRankings(view: SearchRankingsView): Uint8Array {
   const pool = new PoolWriter();
   const ranges = pool.ranges(new ArrayStrings(slugs));
   const header = encoder.encode(JSON.stringify({ month: view.month, countries }));
-  return writeSections(MAGIC, VERSION, [header, pool.pool(), ranges, bits, offsets, records]);
+  return writeSections(MAGIC, VERSION, [header, ...pool.poolSections(), ranges, bits, offsets, records]);
 }
 
 /** {@link SearchRankings} read in place from the binary form. */
@@ -115,14 +144,14 @@ export class BinarySearchRankings implements SearchRankings {
     if (typeof header.month !== 'string' || !Array.isArray(header.countries)) throw file.error('bad header');
     const countries = header.countries as string[];
     this.month = header.month;
-    const ranges = file.get(2, Uint32Array);
-    this.#slugs = new PoolStrings(file.get(1, Uint16Array), ranges);
+    const wide = file.get(2, Uint16Array);
+    this.#slugs = new PoolStrings(wide.length > 0 ? wide : file.get(1, Uint8Array), file.get(3, Uint32Array));
     this.#column = new Map(countries.map((c, i) => [c, i]));
     this.#defaultBit = countries.length;
     this.#rowBytes = (countries.length + 8) >>> 3;
-    this.#bits = file.get(3, Uint8Array);
-    this.#offsets = file.get(4, Uint32Array);
-    this.#records = file.get(5, Uint8Array);
+    this.#bits = file.get(4, Uint8Array);
+    this.#offsets = file.get(5, Uint32Array);
+    this.#records = file.get(6, Uint8Array);
     const n = this.#slugs.length;
     if (this.#bits.length !== n * this.#rowBytes || this.#offsets.length !== n + 1 || this.#offsets[n] !== this.#records.length) throw file.error('sections do not fit together');
   }
@@ -148,7 +177,7 @@ export class BinarySearchRankings implements SearchRankings {
     if (row < 0) return undefined;
     let entry = this.#entries.get(row);
     if (!entry) {
-      entry = JSON.parse(this.#decoder.decode(this.#records.subarray(this.#offsets[row], this.#offsets[row + 1]))) as SearchRankingsEntry;
+      entry = fromRecord(JSON.parse(this.#decoder.decode(this.#records.subarray(this.#offsets[row], this.#offsets[row + 1]))) as EntryRecord);
       this.#entries.set(row, entry);
     }
     return entry;

@@ -81,8 +81,9 @@ export class Sections {
 }
 
 /**
- * Strings into one pool of UTF-16 code units: per string its (start, end) in the
- * pool; equal strings share one range. Read back with `PoolStrings` (strings.ts).
+ * Strings into one pool of UTF-16 code units (stored one byte each when all fit):
+ * per string its (start, end) in the pool; equal strings share one range. Read
+ * back with `PoolStrings` (strings.ts).
  */
 export class PoolWriter {
   readonly #units: number[] = [];
@@ -104,7 +105,14 @@ export class PoolWriter {
     return out;
   }
 
-  pool(): Uint16Array {
-    return Uint16Array.from(this.#units);
+  /** The pool: one byte per code unit when every one is below 256 (Latin-1), else two. */
+  pool(): Uint8Array | Uint16Array {
+    return this.#units.every((u) => u < 256) ? Uint8Array.from(this.#units) : Uint16Array.from(this.#units);
+  }
+
+  /** The pool as two sections, the narrow (u8) and the wide (u16) one, one of them empty. */
+  poolSections(): [Uint8Array, Uint16Array] {
+    const pool = this.pool();
+    return pool instanceof Uint8Array ? [pool, new Uint16Array(0)] : [new Uint8Array(0), pool];
   }
 }

@@ -37,12 +37,13 @@ export class ArrayStrings implements Strings {
  * kept: a query reads a few hundred of them.
  */
 export class PoolStrings implements Strings {
-  readonly #pool: Uint16Array;
+  readonly #pool: Uint16Array | Uint8Array;
   readonly #ranges: Uint32Array;
   /** A map, not an array of every index: a query decodes a few hundred of tens of thousands. */
   readonly #decoded = new Map<number, string>();
 
-  constructor(pool: Uint16Array, ranges: Uint32Array) {
+  /** `pool`: the code units, one byte each where all are below 256. */
+  constructor(pool: Uint16Array | Uint8Array, ranges: Uint32Array) {
     this.#pool = pool;
     this.#ranges = ranges;
   }
@@ -64,7 +65,7 @@ export class PoolStrings implements Strings {
 /** Characters per `String.fromCharCode` call (its arguments go on the stack). */
 const CHUNK = 4096;
 
-function decodeUnits(pool: Uint16Array, start: number, end: number): string {
+function decodeUnits(pool: Uint16Array | Uint8Array, start: number, end: number): string {
   if (end - start <= CHUNK) return String.fromCharCode.apply(null, pool.subarray(start, end) as unknown as number[]);
   let s = '';
   for (let at = start; at < end; at += CHUNK) s += String.fromCharCode.apply(null, pool.subarray(at, Math.min(end, at + CHUNK)) as unknown as number[]);
