@@ -20,11 +20,12 @@
  * `BENCH_ONLY=<regexp>` keeps the endpoints whose name matches.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundleWorker } from '../test/lib/workerd.ts';
+import { bundleWorker, startWorker } from '../test/lib/workerd.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 
 const LIMIT_MS = 10;
@@ -34,11 +35,18 @@ interface Sample {
   cpuMs: number;
   readMs: number;
   bytes: number;
+  /** SHA-1 of the body: the workerd run must answer the same bytes. */
+  sha1: string;
+  /** CPU of evaluating the Worker's module (startup: not a request's), in the first sample. */
+  startupMs?: number;
 }
+
+const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex');
 
 /** One fresh instance: requests `urls` in order, prints their CPU times as JSON. */
 async function child(script: string, dist: string, urls: string[]): Promise<void> {
   await warmNodeWebApis();
+  const t0 = process.cpuUsage();
   const worker = ((await import(pathToFileURL(script).href)) as { default: { fetch(request: Request, env: unknown): Promise<Response> } }).default;
   let readCpu = 0;
   const ASSETS = {
@@ -57,6 +65,7 @@ async function child(script: string, dist: string, urls: string[]): Promise<void
       return assetResponse(bytes);
     },
   };
+  const t1 = process.cpuUsage(t0);
   const env = { ASSETS };
   const out: Sample[] = [];
   for (const url of urls) {
@@ -65,8 +74,9 @@ async function child(script: string, dist: string, urls: string[]): Promise<void
     const res = await worker.fetch(new Request(url), env);
     const body = new Uint8Array(await res.arrayBuffer());
     const d = process.cpuUsage(t);
-    out.push({ status: res.status, cpuMs: (d.user + d.system) / 1000 - readCpu, readMs: readCpu, bytes: body.byteLength });
+    out.push({ status: res.status, cpuMs: (d.user + d.system) / 1000 - readCpu, readMs: readCpu, bytes: body.byteLength, sha1: sha1(body) });
   }
+  (out[0] as Sample).startupMs = (t1.user + t1.system) / 1000;
   process.stdout.write(JSON.stringify(out));
 }
 
@@ -154,8 +164,12 @@ async function main(): Promise<void> {
   const load0 = loadavg();
   const t0 = Date.now();
   const rows: string[] = [];
+  const workerdRows: string[] = [];
+  const startups: number[] = [];
   let worst = 0;
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+  // workerd's CPU is read from /proc (Linux); BENCH_WORKERD=0 skips it
+  const workerd = process.env.BENCH_WORKERD !== '0' && existsSync('/proc/self/task');
   for (const c of cases(meta).filter((x) => !only || only.test(x.name))) {
     const urls = [c.first, c.other, c.first].map((p) => `https://evi.example${p}`);
     const samples: Sample[][] = [];
@@ -163,6 +177,7 @@ async function main(): Promise<void> {
       const r = spawnSync(process.execPath, ['--import', 'tsx', self, 'child', script, dist, JSON.stringify(urls)], { encoding: 'utf8', maxBuffer: 1 << 24 });
       if (r.status !== 0) throw new Error(`child failed for ${c.name}: ${r.stderr}`);
       samples.push(JSON.parse(r.stdout) as Sample[]);
+      startups.push((samples.at(-1)![0] as Sample).startupMs ?? NaN);
     }
     const col = (i: number) => median(samples.map((s) => (s[i] as Sample).cpuMs));
     const first = col(0);
@@ -172,6 +187,7 @@ async function main(): Promise<void> {
     rows.push(
       `| ${c.name} | \`${c.first}\` | ${statuses} | ${ms(first)} | ${ms(Math.max(...samples.map((s) => (s[0] as Sample).cpuMs)))} | ${ms(col(1))} | ${ms(col(2))} | ${ms(read)} | ${first <= LIMIT_MS && col(1) <= LIMIT_MS ? 'yes' : '**no**'} |`,
     );
+    if (workerd) workerdRows.push(await underWorkerd(script, dist, c, urls, samples[0] as Sample[], processes));
   }
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const companies = meta.totalCompanies.toLocaleString('en-US');
@@ -184,7 +200,76 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) console.log(r);
   console.log('');
-  console.log(`Worst median, first or next request: ${ms(worst)} ms (limit ${LIMIT_MS} ms).`);
+  console.log(`Worst median, first or next request: ${ms(worst)} ms (limit ${LIMIT_MS} ms). Startup (evaluating the Worker's module, once per instance, not a request's CPU): median ${ms(median(startups))} ms.`);
+  if (workerdRows.length > 0) {
+    console.log('');
+    console.log(
+      'Under workerd (Miniflare, the bundled Worker over the same build): CPU time of the whole workerd process per request (all its threads, from /proc/<pid>/task/*/schedstat), so including its HTTP front, Miniflare\'s entry worker and the local static-assets service reading the files, which on Cloudflare run outside the Worker; median over fresh instances. "Same answer": status and body bytes equal to the Node run\'s.',
+    );
+    console.log('');
+    console.log('| Endpoint | First request, fresh instance | Other parameters, next | Repeat (cached) | Same answer |');
+    console.log('|---|---:|---:|---:|---|');
+    for (const r of workerdRows) console.log(r);
+  }
+}
+
+/** The workerd process (and its threads) that Miniflare started for this process. */
+function workerdPids(): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (comm.startsWith('workerd') && ppid === process.pid) pids.push(Number(d));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Nanoseconds on CPU of every thread of `pids`. */
+function cpuNs(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return total;
+}
+
+async function underWorkerd(script: string, dist: string, c: Case, urls: string[], reference: Sample[], processes: number): Promise<string> {
+  const runs: number[][] = [];
+  let same = true;
+  for (let i = 0; i < processes; i++) {
+    const mf = await startWorker(script, dist);
+    try {
+      const pids = workerdPids();
+      // one static file first, so that the instance exists (a Worker's first request runs its startup)
+      await (await mf.dispatchFetch('https://evi.example/favicon.ico')).arrayBuffer();
+      const run: number[] = [];
+      for (const [j, url] of urls.entries()) {
+        const before = cpuNs(pids);
+        const res = await mf.dispatchFetch(url);
+        const body = new Uint8Array(await res.arrayBuffer());
+        run.push((cpuNs(pids) - before) / 1e6);
+        const want = reference[j] as Sample;
+        if (res.status !== want.status || sha1(body) !== want.sha1) same = false;
+      }
+      runs.push(run);
+    } finally {
+      await mf.dispose();
+    }
+  }
+  const col = (j: number) => ms(median(runs.map((r) => r[j] as number)));
+  return `| ${c.name} | ${col(0)} | ${col(1)} | ${col(2)} | ${same ? 'yes' : '**no**'} |`;
 }
 
 if (process.argv[2] === 'child') await child(process.argv[3] as string, process.argv[4] as string, JSON.parse(process.argv[5] as string) as string[]);
