@@ -200,7 +200,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) console.log(r);
   console.log('');
-  console.log(`Worst median, first or next request: ${ms(worst)} ms (limit ${LIMIT_MS} ms). Startup (evaluating the Worker's module, once per instance, not a request's CPU): median ${ms(median(startups))} ms.`);
+  console.log(`Worst median, first or next request: ${ms(worst)} ms (limit ${LIMIT_MS} ms). Startup (evaluating the Worker's module, once per instance, outside the requests above): median ${ms(median(startups))} ms.`);
   if (workerdRows.length > 0) {
     console.log('');
     console.log(

@@ -15,8 +15,8 @@ export interface Env {
 }
 
 // One handler per isolate, so parsed views and the search index are reused across requests.
-// It is made at startup (global scope, which the platform does not count against a request's
-// CPU time) over the binding of the first request, and made again if a request brings another.
+// It is made at startup (global scope, which Cloudflare limits separately as startup time, 1 s)
+// over the binding of the first request, and made again if a request brings another.
 let boundTo: AssetsBinding | null = null;
 const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
 let handler: Handler = createHandler(new AssetsStore(lateAssets));

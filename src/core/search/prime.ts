@@ -1,8 +1,8 @@
 /**
  * Runs the search code once over a tiny index: exact, prefix, typo, reordered, host
  * and words-around queries, with and without a filter, the binary index and
- * rankings read back. For a runtime's startup (a Worker's global scope, which the
- * platform does not count against any request's CPU time): V8 compiles functions
+ * rankings read back. For a runtime's startup (a Worker's global scope, limited
+ * separately as startup time rather than per request): V8 compiles functions
  * on their first call, so a fresh instance's first real search would otherwise pay
  * the compilation of the whole query path. Pure and synchronous; returns the
  * number of hits it saw, so that nothing is optimised away.
