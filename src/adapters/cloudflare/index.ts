@@ -1,12 +1,13 @@
 /**
  * The Cloudflare Worker: the same handler as the Node server, over the static
- * assets of `dist/`. wrangler.toml routes `/api` and `/api/*` here first; every
- * other path is an asset.
+ * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
+ * results page `/search/` here first; every other path is an asset.
  */
 import { createHandler } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
+import { isSearchPage } from '../../core/urls.ts';
 import type { AssetsBinding } from './assets-store.ts';
 import { primeSearch } from '../../core/search/prime.ts';
 
@@ -29,7 +30,7 @@ export default {
     const url = new URL(request.url);
     const { pathname } = url;
     const isMcp = pathname === MCP_PATH;
-    if (!isMcp && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
+    if (!isMcp && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
     if (boundTo !== env.ASSETS) {
       if (boundTo !== null) handler = createHandler(new AssetsStore(lateAssets));
       boundTo = env.ASSETS;

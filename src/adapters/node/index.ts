@@ -20,6 +20,7 @@ import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
 import { ReleaseFollower } from './release-follower.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
+import { isSearchPage } from '../../core/urls.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createStatic, writeError } from './static.ts';
 
@@ -280,6 +281,11 @@ export function createServer(options: ServerOptions): Server {
     }
     if (pathname === MCP_PATH) {
       void mcp(req, res);
+      return;
+    }
+    // The search results page is the handler's too (an HTML page, rate limited like /api).
+    if (isSearchPage(pathname)) {
+      void api(req, res);
       return;
     }
     releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {
