@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Fuse from 'fuse.js';
 import { generateRegistry } from '../scripts/lib/registry-gen.ts';
-import { buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
+import { buildSearchFiles, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
 import type { SearchDoc } from '../src/core/views/layout.ts';
 import { generateQueries, QUERY_KINDS, type LabelledQuery, type QueryKind } from '../test/lib/search-queries.ts';
 import * as previous from './lib/previous-search/index.ts';
@@ -106,25 +106,26 @@ function stratified(queries: LabelledQuery[], perKind: number): LabelledQuery[] 
  * Cold load as a fresh Worker instance sees it: a new process, parse + load + first
  * query, in CPU time of the process (what the Workers plan counts), median of 3 processes.
  */
-function coldLoad(file: string, engine = '../src/core/search/index.ts'): { parse: number; load: number; firstQuery: number; heap: number } {
-  const runs = [0, 1, 2].map(() => coldLoadOnce(file, engine));
+function coldLoad(file: string, engine = '../src/core/search/index.ts', binary = false): { parse: number; load: number; firstQuery: number; heap: number } {
+  const runs = [0, 1, 2].map(() => coldLoadOnce(file, engine, binary));
   const mid = (f: (r: (typeof runs)[number]) => number) => median(runs.map(f));
   return { parse: mid((r) => r.parse), load: mid((r) => r.load), firstQuery: mid((r) => r.firstQuery), heap: mid((r) => r.heap) };
 }
 
-function coldLoadOnce(file: string, engine: string): { parse: number; load: number; firstQuery: number; heap: number } {
+/** `binary`: the file is search-index.bin, read in place (no parse: the parse column is 0). */
+function coldLoadOnce(file: string, engine: string, binary: boolean): { parse: number; load: number; firstQuery: number; heap: number } {
   const script = `
     import { readFileSync } from 'node:fs';
-    const { loadSearchIndex, searchCompanies } = await import(${JSON.stringify(new URL(engine, import.meta.url).href)});
-    const text = readFileSync(${JSON.stringify(file)}, 'utf8');
+    const { loadSearchIndex, decodeSearchIndex, searchCompanies } = await import(${JSON.stringify(new URL(engine, import.meta.url).href)});
+    const text = readFileSync(${JSON.stringify(file)}, ${binary ? 'null' : "'utf8'"});
     globalThis.gc();
     const heap0 = process.memoryUsage().heapUsed;
     const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
     let t = cpu();
-    const data = JSON.parse(text);
+    const data = ${binary ? 'text' : 'JSON.parse(text)'};
     const parse = cpu() - t;
     t = cpu();
-    const index = loadSearchIndex(data);
+    const index = ${binary ? 'decodeSearchIndex(data)' : 'loadSearchIndex(data)'};
     const load = cpu() - t;
     t = cpu();
     searchCompanies(index, 'kestrel aerospace');
@@ -163,7 +164,9 @@ out();
 const summary: string[] = [];
 const kindRows = new Map<QueryKind, string[]>();
 const fuseRows: string[] = [];
-for (const size of SIZES) {
+// BENCH_SEARCH_ONLY=cold: only the fresh-instance table (a minute instead of several)
+const onlyCold = process.env.BENCH_SEARCH_ONLY === 'cold';
+for (const size of onlyCold ? [] : SIZES) {
   const registry = generateRegistry({ companies: size.companies, seed: SEED });
   const docs: SearchDoc[] = registry.map((c) => ({ slug: c.slug, name: c.name, website: c.website, aliases: [...c.aliases, ...c.subsidiaries] }));
 
@@ -252,19 +255,22 @@ const coldRows: string[] = [];
 {
   const registry = generateRegistry({ companies: 10000, seed: SEED });
   const docs: SearchDoc[] = registry.map((c) => ({ slug: c.slug, name: c.name, website: c.website, aliases: [...c.aliases, ...c.subsidiaries] }));
-  for (const [engine, path, build] of [
-    ['this index (v2 file)', '../src/core/search/index.ts', () => JSON.stringify(buildSearchIndex(docs))],
-    ['previous engine (v1 file)', './lib/previous-search/index.ts', () => JSON.stringify(previous.buildSearchIndex(docs))],
+  for (const [engine, path, build, binary] of [
+    ['this index, binary file (what the API reads)', '../src/core/search/index.ts', () => buildSearchFiles(docs).binary, true],
+    ['this index (v2 file, what the pages read)', '../src/core/search/index.ts', () => JSON.stringify(buildSearchIndex(docs)), false],
+    ['previous engine (v1 file)', './lib/previous-search/index.ts', () => JSON.stringify(previous.buildSearchIndex(docs)), false],
   ] as const) {
-    const json = build();
-    const file = join(tmp, `cold-${coldRows.length}.json`);
-    writeFileSync(file, json);
-    const c = coldLoad(file, path);
-    coldRows.push(`| ${engine} | ${Buffer.byteLength(json).toLocaleString('en')} | ${time(c.parse)} | ${time(c.load)} | ${time(c.firstQuery)} | ${time(c.parse + c.load + c.firstQuery)} |`);
+    const content = build();
+    const file = join(tmp, `cold-${coldRows.length}.${binary ? 'bin' : 'json'}`);
+    writeFileSync(file, content);
+    const c = coldLoad(file, path, binary);
+    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+    coldRows.push(`| ${engine} | ${size.toLocaleString('en')} | ${binary ? '–' : time(c.parse)} | ${time(c.load)} | ${time(c.firstQuery)} | ${time(c.parse + c.load + c.firstQuery)} |`);
   }
 }
 rmSync(tmp, { recursive: true, force: true });
 
+if (!onlyCold) {
 out('| Companies | Build (JSON) | Index bytes | gzip | Cold load, new process, CPU (parse + load) | Warm load | Heap | First query (CPU) | Query p50 / p95 / p99 (wall) | Query p50 / p95 / p99 (CPU) | p99 with filter (wall) | Queries | Top-1 | Top-5 |');
 out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of summary) out(row);
@@ -273,16 +279,19 @@ out(`| Query kind | ${SIZES.map((s) => `${s.companies / 1000}k n | ${s.companies
 out(`|---|${SIZES.map(() => '---:|---:|---:|---:').join('|')}|`);
 for (const kind of QUERY_KINDS) out(`| ${kind} | ${(kindRows.get(kind) ?? []).join(' | ')} |`);
 out();
+}
 out('First search on a fresh instance at 10,000 companies (new process; CPU time; median of 3 processes):');
 out();
 out('| Engine | File bytes | JSON.parse | Load | First query | Total |');
 out('|---|---:|---:|---:|---:|---:|');
 for (const row of coldRows) out(row);
 out();
+if (!onlyCold) {
 out('Fuse.js 7.5.0 (keys name, aliases, slug, website; default options) beside this index, on the same stratified sample of the queries above:');
 out();
 out('| Companies | Sample | Engine | Setup | Query p50 / p95 / p99 (wall) | (CPU) | Top-1 | Top-5 |');
 out('|---:|---:|---|---:|---:|---:|---:|---:|');
 for (const row of fuseRows) out(row);
 out();
+}
 out(`Query times: each query's median of 3 passes (wall clock, and CPU time of the process, which a busy machine inflates less), then percentiles over the queries; plain Fuse.js over all docs: one pass. Load average at end ${loadavg().map((l) => l.toFixed(1)).join(' / ')}; bench wall time ${((performance.now() - started) / 1000).toFixed(0)} s.`);

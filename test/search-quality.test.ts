@@ -9,8 +9,8 @@ import { resolve } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { QUERY_KINDS, generateQueries, type RegistryCompany } from './lib/search-queries.ts';
-import { slugify } from '../scripts/lib/registry-gen.ts';
-import { buildSearchIndex, loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
+import { generateRegistry, slugify } from '../scripts/lib/registry-gen.ts';
+import { buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
 
 const rows = Papa.parse<Record<string, string>>(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
   header: true,
@@ -63,5 +63,58 @@ describe('search quality on data/companies.csv', () => {
     for (const [kind, [hit, all]] of byKind) expect(hit / all, kind).toBeGreaterThanOrEqual(0.97);
     expect(top1 / queries.length).toBeGreaterThanOrEqual(0.97);
     expect(top5 / queries.length).toBeGreaterThanOrEqual(0.99);
+  });
+});
+
+/**
+ * The API queries the binary index (views/search-index.bin) in place; the pages load the
+ * JSON (v2). Both must give the same answers, hit for hit, on every labelled query.
+ */
+describe('binary search index', () => {
+  const generated = generateRegistry({ companies: 1000, seed: 1 }).map((c) => ({
+    slug: c.slug,
+    name: c.name,
+    website: c.website,
+    aliases: [...c.aliases, ...c.subsidiaries],
+  }));
+  it.each([
+    ['data/companies.csv', registry, undefined],
+    ['a generated registry of 1,000 companies (subsidiaries, accents), 200 queries per kind', generated, 200],
+  ] as const)('answers every labelled query exactly like the v2 (JSON) engine: %s', (_, companies, perKind) => {
+    const files = buildSearchFiles(companies);
+    const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
+    // read from an unaligned copy too, as a file read into a shared buffer may be
+    const shifted = new Uint8Array(files.binary.byteLength + 1);
+    shifted.set(files.binary, 1);
+    const binary = decodeSearchIndex(files.binary);
+    const unaligned = decodeSearchIndex(shifted.subarray(1));
+    const queries = [
+      ...generateQueries(companies, { seed: 7, perKind }).map((q) => q.query),
+      ...companies.flatMap((c) => [c.name, c.slug, ...c.aliases]),
+      'kestrel',
+      'jobs at',
+      'a',
+      '',
+    ];
+    const odd = (slug: string) => slug.length % 2 === 1;
+    let compared = 0;
+    for (const [i, q] of queries.entries()) {
+      const want = searchCompanies(json, q, { limit: 20 });
+      expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+      if (i % 4 === 0) expect(searchCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(searchCompanies(json, q, { limit: 5, filter: odd }));
+      if (i % 16 === 0) expect(searchCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(2500);
+    expect(files.binary.byteLength).toBeGreaterThan(1000);
+  });
+
+  it('refuses bytes that are not the index, or a truncated one', () => {
+    const { binary } = buildSearchFiles(registry.slice(0, 50));
+    expect(() => decodeSearchIndex(new TextEncoder().encode('{"v":2}'))).toThrow(/not a EVIS file/);
+    expect(() => decodeSearchIndex(binary.subarray(0, binary.byteLength - 64))).toThrow(/out of bounds/);
+    const other = binary.slice();
+    other[4] = 9;
+    expect(() => decodeSearchIndex(other)).toThrow(/format version 9/);
   });
 });

@@ -12,6 +12,11 @@ import { Lru } from './lru.ts';
 export interface ViewStore {
   /** The file's text, `null` when there is no such file; throws when it cannot be read. */
   read(path: string): Promise<string | null>;
+  /**
+   * The file's bytes, `null` when there is no such file (the binary search index).
+   * Optional: without it the API reads the JSON form of the index instead.
+   */
+  bytes?(path: string): Promise<Uint8Array | null>;
 }
 
 /**
@@ -27,19 +32,27 @@ export class MemoryStore implements ViewStore {
     for (const [path, value] of Object.entries(files)) this.set(path, value);
   }
 
-  /** Objects are stored as their JSON text, strings as they are. */
+  readonly #bytes = new Map<string, Uint8Array>();
+
+  /** Objects are stored as their JSON text, strings as they are, bytes (`Uint8Array`) as bytes. */
   set(path: string, value: unknown): this {
-    this.#files.set(path, typeof value === 'string' ? value : JSON.stringify(value));
+    if (value instanceof Uint8Array) this.#bytes.set(path, value);
+    else this.#files.set(path, typeof value === 'string' ? value : JSON.stringify(value));
     return this;
   }
 
   delete(path: string): this {
     this.#files.delete(path);
+    this.#bytes.delete(path);
     return this;
   }
 
   async read(path: string): Promise<string | null> {
     return this.#files.get(path) ?? null;
+  }
+
+  async bytes(path: string): Promise<Uint8Array | null> {
+    return this.#bytes.get(path) ?? null;
   }
 }
 
@@ -80,6 +93,20 @@ export class ViewCache {
   /** The parsed view, `null` when absent; throws {@link StoreError} when unreadable. */
   json<T>(path: string): Promise<T | null> {
     return this.#get(path, parseJson) as Promise<T | null>;
+  }
+
+  /**
+   * A file's bytes, not cached (the caller keeps what it makes of them); `undefined`
+   * when the store cannot read bytes, `null` when the file is absent; throws
+   * {@link StoreError} when unreadable.
+   */
+  async bytes(path: string): Promise<Uint8Array | null | undefined> {
+    if (!this.#store.bytes) return undefined;
+    try {
+      return await this.#store.bytes(path);
+    } catch (cause) {
+      throw new StoreError(path, cause);
+    }
   }
 
   /** The raw text of a file, cached like a view. */

@@ -4,10 +4,12 @@
  */
 import { OVERALL, OVERALL_LABEL, shardOf, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView, SearchRankingsView } from '../core/views/layout.ts';
-import { loadSearchIndex } from '../core/search/index.ts';
+import { decodeSearchIndex, loadSearchIndex } from '../core/search/index.ts';
+import { BinarySearchRankings, JsonSearchRankings, type SearchRankings } from '../core/search/rankings.ts';
 import type { SearchIndex, SerializedSearchIndex } from '../core/search/index.ts';
 import { foldKey } from '../core/text.ts';
 import { StoreError } from './errors.ts';
+import { Lru } from './lru.ts';
 import type { ViewCache } from './store.ts';
 
 export interface Catalog {
@@ -20,6 +22,9 @@ export interface Catalog {
   /** Names, then slugs (data-and-rules §4: "names and slugs"). */
   validIndustries: string[];
 }
+
+/** Memory for past months' search rankings (a Worker isolate has 128 MB). */
+const PAST_RANKINGS_BYTES = 12 * 1024 * 1024;
 
 /** The overall leaderboard answers to `all` and to its label as an industry value. */
 const OVERALL_REF: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
@@ -55,7 +60,9 @@ function catalog(meta: MetaView): Catalog {
 export class Views {
   readonly #cache: ViewCache;
   #catalog: Promise<Catalog> | null = null;
-  #search: Promise<{ index: SearchIndex; rankings: SearchRankingsView }> | null = null;
+  #search: Promise<{ index: SearchIndex; rankings: SearchRankings }> | null = null;
+  /** Past months' search rankings, by the size of their file (a month is ~5 MB at 10,000 companies). */
+  readonly #pastRankings = new Lru<Promise<SearchRankings>>(PAST_RANKINGS_BYTES);
 
   constructor(cache: ViewCache) {
     this.#cache = cache;
@@ -86,24 +93,55 @@ export class Views {
     return shard?.[slug] ?? null;
   }
 
-  /** A past month's search rankings (the build writes one per past month). */
-  pastSearchRankings(month: string): Promise<SearchRankingsView> {
-    return this.#required<SearchRankingsView>(viewPaths.monthSearchRankings(month));
+  /** A past month's search rankings (the build writes one per past month); kept per month once read. */
+  pastSearchRankings(month: string): Promise<SearchRankings> {
+    let pending = this.#pastRankings.get(month);
+    if (!pending) {
+      const fresh = this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month));
+      this.#pastRankings.set(month, fresh, 1);
+      fresh.then(
+        // the JSON form is held by the view cache already
+        (r) => (r.bytes > 0 ? this.#pastRankings.reweigh(month, fresh, r.bytes) : this.#pastRankings.deleteIf(month, fresh)),
+        () => this.#pastRankings.deleteIf(month, fresh),
+      );
+      pending = fresh;
+    }
+    return pending;
   }
 
-  search(): Promise<{ index: SearchIndex; rankings: SearchRankingsView }> {
-    this.#search ??= Promise.all([
-      this.#required<SerializedSearchIndex>(viewPaths.searchIndex()),
-      this.#required<SearchRankingsView>(viewPaths.searchRankings()),
-    ]).then(([serialized, rankings]) => {
-      try {
-        return { index: loadSearchIndex(serialized), rankings };
-      } catch (cause) {
-        throw new StoreError(viewPaths.searchIndex(), cause);
-      }
-    });
+  search(): Promise<{ index: SearchIndex; rankings: SearchRankings }> {
+    this.#search ??= Promise.all([this.#searchIndex(), this.#searchRankings(viewPaths.searchRankings(), viewPaths.searchRankingsBinary())]).then(([index, rankings]) => ({ index, rankings }));
     this.#search.catch(() => (this.#search = null));
     return this.#search;
+  }
+
+  /**
+   * A month's search rankings: the binary file, read in place (entries parsed only for
+   * the hits); the JSON where there is none (a store that reads no bytes).
+   */
+  async #searchRankings(jsonPath: string, binaryPath: string): Promise<SearchRankings> {
+    const binary = await this.#cache.bytes(binaryPath);
+    if (!binary) return new JsonSearchRankings(await this.#required<SearchRankingsView>(jsonPath));
+    try {
+      return new BinarySearchRankings(binary);
+    } catch (cause) {
+      throw new StoreError(binaryPath, cause);
+    }
+  }
+
+  /**
+   * The binary index, queried in place (no load work: a fresh Worker instance answers
+   * its first search within its CPU budget); the JSON form where the store reads no
+   * bytes or the build wrote no binary file.
+   */
+  async #searchIndex(): Promise<SearchIndex> {
+    const binary = await this.#cache.bytes(viewPaths.searchIndexBinary());
+    const path = binary ? viewPaths.searchIndexBinary() : viewPaths.searchIndex();
+    try {
+      return binary ? decodeSearchIndex(binary) : loadSearchIndex(await this.#required<SerializedSearchIndex>(path));
+    } catch (cause) {
+      throw cause instanceof StoreError ? cause : new StoreError(path, cause);
+    }
   }
 
   text(path: string): Promise<string | null> {

@@ -25,7 +25,7 @@ const PARSED_VERSION = 'evi-month-1';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-2';
 /** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
-const MONTH_VIEWS_VERSION = 'evi-month-views-2';
+const MONTH_VIEWS_VERSION = 'evi-month-views-3';
 
 /** Where an entry lives and the digest of its inputs (checked on every read). */
 export interface CacheEntryRef {

@@ -10,6 +10,7 @@
 import type { Company } from '../core/registry.ts';
 import { scoreMonth } from '../core/score.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
+import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { companyViews, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import type { LoadedData } from './load-data.ts';
@@ -41,7 +42,10 @@ function* shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>):
   // One shard's text at a time: the month's views are ~75 MB of JSON at reference scale.
   const strip = (path: string) => path.slice('views/'.length);
   for (const [n, shard] of [...shards].sort(([a], [b]) => a - b)) yield [strip(viewPaths.companyShard(month, n)), Buffer.from(JSON.stringify(shard))];
-  yield [strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(searchRankings({ ...meta, month }, views)))];
+  const rankings = searchRankings({ ...meta, month }, views);
+  yield [strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(rankings))];
+  // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
+  yield [strip(viewPaths.monthSearchRankingsBinary(month)), encodeSearchRankings(rankings)];
 }
 
 /** The cache entry of month `i`'s views, null without a cache. */

@@ -12,7 +12,8 @@ import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
-import { buildSearchIndex } from '../core/search/index.ts';
+import { buildSearchFiles } from '../core/search/index.ts';
+import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
 import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
 import { writeMonthBoards } from './month-boards.ts';
@@ -76,8 +77,12 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
-  views.write('search-index.json', buildSearchIndex(searchDocs(input.registry)));
-  views.write('search-rankings.json', searchRankings(meta, companies));
+  const search = buildSearchFiles(searchDocs(input.registry));
+  views.write('search-index.json', search.json);
+  views.writeBytes(viewPaths.searchIndexBinary().slice('views/'.length), search.binary);
+  const rankings = searchRankings(meta, companies);
+  views.write('search-rankings.json', rankings);
+  views.writeBytes(viewPaths.searchRankingsBinary().slice('views/'.length), encodeSearchRankings(rankings));
   log('  the changelog and the search index');
 
   // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.

@@ -20,6 +20,17 @@ export class AssetsStore implements ViewStore {
   }
 
   async read(path: string): Promise<string | null> {
+    const res = await this.#fetch(path);
+    return res ? res.text() : null;
+  }
+
+  /** The binary search index is read as bytes, viewed in place. */
+  async bytes(path: string): Promise<Uint8Array | null> {
+    const res = await this.#fetch(path);
+    return res ? new Uint8Array(await res.arrayBuffer()) : null;
+  }
+
+  async #fetch(path: string): Promise<Response | null> {
     const url = `https://assets.local/${path.split('/').map(encodeURIComponent).join('/')}`;
     const res = await this.#assets.fetch(new Request(url));
     if (res.status === 404) {
@@ -30,6 +41,6 @@ export class AssetsStore implements ViewStore {
       await res.body?.cancel();
       throw new Error(`assets answered ${res.status} for ${path}`);
     }
-    return res.text();
+    return res;
   }
 }

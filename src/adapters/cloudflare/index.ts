@@ -9,14 +9,21 @@ import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import { isSearchPage } from '../../core/urls.ts';
 import type { AssetsBinding } from './assets-store.ts';
+import { primeSearch } from '../../core/search/prime.ts';
 
 export interface Env {
   ASSETS: AssetsBinding;
 }
 
 // One handler per isolate, so parsed views and the search index are reused across requests.
-let handler: Handler | null = null;
+// It is made at startup (global scope, which Cloudflare limits separately as startup time, 1 s)
+// over the binding of the first request, and made again if a request brings another.
 let boundTo: AssetsBinding | null = null;
+const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
+let handler: Handler = createHandler(new AssetsStore(lateAssets));
+// Also at startup: the search code runs once over a tiny index, so that a fresh instance's
+// first search does not compile it.
+primeSearch();
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
@@ -24,8 +31,8 @@ export default {
     const { pathname } = url;
     const isMcp = pathname === MCP_PATH;
     if (!isMcp && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
-    if (!handler || boundTo !== env.ASSETS) {
-      handler = createHandler(new AssetsStore(env.ASSETS));
+    if (boundTo !== env.ASSETS) {
+      if (boundTo !== null) handler = createHandler(new AssetsStore(lateAssets));
       boundTo = env.ASSETS;
     }
     return isMcp ? handleMcp(request, handler, url.origin) : handler(request);

@@ -33,10 +33,21 @@ export class FsStore implements ViewStore {
    * `fs.promises.readFile` (bench:serve, cold column).
    */
   async read(path: string): Promise<string | null> {
+    return this.#read(path, 'utf8');
+  }
+
+  /** The binary search index is read as bytes, viewed in place. */
+  async bytes(path: string): Promise<Uint8Array | null> {
+    return this.#read(path, null);
+  }
+
+  #read(path: string, encoding: 'utf8'): string | null;
+  #read(path: string, encoding: null): Uint8Array | null;
+  #read(path: string, encoding: 'utf8' | null): string | Uint8Array | null {
     const full = this.resolve(path);
     if (full === null) return null;
     try {
-      return readFileSync(full, 'utf8');
+      return encoding ? readFileSync(full, encoding) : readFileSync(full);
     } catch (error) {
       if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
       throw error;

@@ -1,4 +1,5 @@
 import type { SearchDoc } from '../views/layout.ts';
+import { encodeSearchIndex } from './binary.ts';
 import { loadRows, serializeIndex } from './load.ts';
 
 /** The first form of the file: registry text only, folded and sorted at every load. Still loadable. */
@@ -47,6 +48,16 @@ export function compareCodeUnits(a: string, b: string): number {
 export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
   const rows = searchRows(docs);
   return serializeIndex(rows, loadRows(rows));
+}
+
+/**
+ * Both files of the index from one build of it: the JSON (v2) that the pages' search
+ * box loads, and the binary form (`binary.ts`) that the API queries in place.
+ */
+export function buildSearchFiles(docs: SearchDoc[]): { json: SerializedSearchIndex; binary: Uint8Array } {
+  const rows = searchRows(docs);
+  const index = loadRows(rows);
+  return { json: serializeIndex(rows, index), binary: encodeSearchIndex(index) };
 }
 
 /** The `docs` rows of the index: `[slug, name, website, ...aliases]`, sorted by slug, aliases trimmed, unique and sorted. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
 import { addGrams, newGramSet } from './grams.ts';
-import { betterOutside, buildSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+import type { Strings } from './strings.ts';
+import { betterOutside, buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
   { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
@@ -14,6 +15,7 @@ const DOCS: SearchDoc[] = [
 ];
 
 const index = loadSearchIndex(buildSearchIndex(DOCS));
+const listOf = (s: Strings): string[] => Array.from({ length: s.length }, (_, i) => s.get(i));
 const top = (q: string, idx: SearchIndex = index) => searchCompanies(idx, q)[0]?.slug;
 
 describe('searchCompanies', () => {
@@ -214,7 +216,8 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     const v2 = buildSearchIndex(DOCS);
     const v1 = loadSearchIndex({ v: 1, docs: v2.docs });
     const fast = loadSearchIndex(JSON.parse(JSON.stringify(v2)));
-    expect(fast.forms).toEqual(v1.forms);
+    expect(listOf(fast.forms)).toEqual(listOf(v1.forms));
+    expect(listOf(fast.forms).length).toBeGreaterThan(DOCS.length);
     for (const q of ['kestrel', 'Kestrel Aero', 'northwnd', 'kestrelaero.example', 'soc gen', 'orbit', 'works orbital', 'jobs at P&G', 'kag']) {
       expect(searchCompanies(fast, q, { limit: 20 }), q).toEqual(searchCompanies(v1, q, { limit: 20 }));
     }
@@ -233,8 +236,8 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     for (let d = 0; d < idx.slugs.length; d++) {
       newGramSet(grams);
       for (let k = idx.keyStart[d]!; k < idx.keyStart[d + 1]!; k++) {
-        addGrams(idx.keyCompact[k]!, grams);
-        addGrams(idx.keyFull[k]!, grams);
+        addGrams(idx.keyCompact.get(k), grams);
+        addGrams(idx.keyFull.get(k), grams);
       }
       for (const h of grams) expected.set(h, [...(expected.get(h) ?? []), d]);
     }
@@ -246,7 +249,23 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     expect(actual.size).toBeGreaterThan(50);
   });
 
+  it('binary form: the same answers with code units past Latin-1 (two-byte pool) and within it (one-byte pool)', () => {
+    const wide = [...DOCS, { slug: 'tokyo-omega', name: 'Ωmega 東京 Łódź', aliases: ['Омега'], website: 'omega.example' }];
+    for (const docs of [DOCS, wide]) {
+      const files = buildSearchFiles(docs);
+      const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
+      const binary = decodeSearchIndex(files.binary);
+      expect(listOf(binary.keyText)).toEqual(listOf(json.keyText));
+      expect(listOf(binary.forms)).toEqual(listOf(json.forms));
+      for (const q of ['kestrel', 'Ωmega', '東京', 'омега', 'lodz', 'works orbital', 'soc gen']) {
+        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(searchCompanies(json, q, { limit: 20 }));
+      }
+    }
+    expect(searchCompanies(decodeSearchIndex(buildSearchFiles(wide).binary), 'Омега')[0]?.slug).toBe('tokyo-omega');
+  });
+
   it('loads an empty registry', () => {
     expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
+    expect(searchCompanies(decodeSearchIndex(buildSearchFiles([]).binary), 'kestrel')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
 import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
+import { ArrayStrings, FormStrings, type Strings } from './strings.ts';
 
 /** Key kinds, in tie-break order. */
 export const Kind = { Name: 0, Alias: 1, Slug: 2, Domain: 3 } as const;
@@ -11,19 +12,19 @@ type KindCode = (typeof Kind)[keyof typeof Kind];
  * keys of a company are contiguous. Treat as opaque outside this folder.
  */
 export interface SearchIndex {
-  readonly slugs: readonly string[];
+  readonly slugs: Strings;
   /** First key of each company, plus the key count at the end. */
   readonly keyStart: Int32Array;
   readonly keyDoc: Int32Array;
   readonly keyKind: Uint8Array;
   /** Original text, reported as `matched`. */
-  readonly keyText: readonly string[];
+  readonly keyText: Strings;
   /** Folded, no blanks, legal suffix dropped. */
-  readonly keyCompact: readonly string[];
+  readonly keyCompact: Strings;
   /** Folded, no blanks, suffix kept. */
-  readonly keyFull: readonly string[];
-  /** Every compact and full form, sorted; with the key it belongs to. */
-  readonly forms: readonly string[];
+  readonly keyFull: Strings;
+  /** Every compact and full form, sorted; with the key it belongs to (the form's text is that key's full or compact form). */
+  readonly forms: Strings;
   readonly formKey: Int32Array;
   /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped. */
   readonly formExact: Uint8Array;
@@ -168,16 +169,23 @@ export function serializeIndex(rows: string[][], index: SearchIndex): Serialized
       const kind = index.keyKind[k] as number;
       let pos = KIND_POSITION[kind] as number;
       if (kind === Kind.Alias) {
-        while (row[alias] !== index.keyText[k]) alias++;
+        while (row[alias] !== index.keyText.get(k)) alias++;
         pos = alias;
       }
       keys += String.fromCharCode(48 + pos);
     }
   }
-  const full = index.keyFull.map((f, k) => (f === index.keyCompact[k] ? '' : f));
+  const compact: string[] = [];
+  const full: string[] = [];
+  for (let k = 0; k < index.keyDoc.length; k++) {
+    const c = index.keyCompact.get(k);
+    const f = index.keyFull.get(k);
+    compact.push(c);
+    full.push(f === c ? '' : f);
+  }
   let formExact = '';
   for (let i = 0; i < index.forms.length; i++) formExact += String.fromCharCode(48 + (index.formExact[i] as number));
-  return { v: 2, docs: rows, keys, keyCounts, compact: [...index.keyCompact], full, formKey: [...index.formKey], formExact };
+  return { v: 2, docs: rows, keys, keyCounts, compact, full, formKey: [...index.formKey], formExact };
 }
 
 function loadV2(data: SerializedSearchIndex): SearchIndex {
@@ -210,18 +218,15 @@ function loadV2(data: SerializedSearchIndex): SearchIndex {
   keyStart[count] = k;
   if (k !== keyTotal) throw new Error('loadSearchIndex: v2 key counts do not add up');
   const formTotal = data.formKey.length;
-  const forms = new Array<string>(formTotal);
   const formKey = Int32Array.from(data.formKey);
   const formExact = new Uint8Array(formTotal);
   for (let i = 0; i < formTotal; i++) {
     const e = data.formExact.charCodeAt(i) - 48;
-    const key = formKey[i] as number;
     formExact[i] = e;
-    if (key >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
-    forms[i] = e === 1 ? (keyFull[key] as string) : (keyCompact[key] as string);
+    if ((formKey[i] as number) >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
   }
   const { gramStart, gramDocs } = gramLists(count, keyStart, keyCompact, keyFull);
-  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, forms, formKey, formExact, gramStart, gramDocs);
+  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, formKey, formExact, gramStart, gramDocs);
 }
 
 /**
@@ -300,30 +305,33 @@ function gramLists(
   return { gramStart, gramDocs };
 }
 
-function finish(
-  slugs: string[],
+/** The index from its parts; the string lists are wrapped here (see `strings.ts`). */
+export function finish(
+  slugs: Strings | readonly string[],
   keyStart: Int32Array,
   keyDoc: Int32Array,
   keyKind: Uint8Array,
-  keyText: string[],
-  keyCompact: string[],
-  keyFull: string[],
-  forms: string[],
+  keyText: Strings | readonly string[],
+  keyCompact: Strings | readonly string[],
+  keyFull: Strings | readonly string[],
   formKey: Int32Array,
   formExact: Uint8Array,
   gramStart: Uint32Array,
   gramDocs: Int32Array,
 ): SearchIndex {
-  const count = slugs.length;
+  const strings = (s: Strings | readonly string[]): Strings => (Array.isArray(s) ? new ArrayStrings(s) : (s as Strings));
+  const full = strings(keyFull);
+  const compact = strings(keyCompact);
+  const count = keyStart.length - 1;
   return {
-    slugs,
+    slugs: strings(slugs),
     keyStart,
     keyDoc,
     keyKind,
-    keyText,
-    keyCompact,
-    keyFull,
-    forms,
+    keyText: strings(keyText),
+    keyCompact: compact,
+    keyFull: full,
+    forms: new FormStrings(formKey, formExact, full, compact),
     formKey,
     formExact,
     gramStart,
@@ -374,12 +382,10 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
     const fy = entryForm[y] as string;
     return fx < fy ? -1 : fx > fy ? 1 : x - y;
   });
-  const forms = new Array<string>(order.length);
   const formKey = new Int32Array(order.length);
   const formExact = new Uint8Array(order.length);
   for (let i = 0; i < order.length; i++) {
     const e = order[i] as number;
-    forms[i] = entryForm[e] as string;
     formKey[i] = entryKey[e] as number;
     formExact[i] = entryExact[e] as number;
   }
@@ -389,5 +395,5 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
   b.keyCompact.length = keys;
   b.keyFull.length = keys;
   const { gramStart, gramDocs } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
-  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, forms, formKey, formExact, gramStart, gramDocs);
+  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, formKey, formExact, gramStart, gramDocs);
 }

@@ -2,6 +2,7 @@ import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import type { SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
+import type { Strings } from './strings.ts';
 
 /** What a hit matched: its name (or slug), an alias, its website, the start of a key, or a key within a few typos. */
 export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
@@ -68,12 +69,12 @@ const LATER_LABEL = 0.99;
 /** Fuzzy matching on the query with its noise words (`jobs at`) kept only when nothing scored this well without them. */
 const RAW_FUZZY_BELOW = 0.9;
 
-function lowerBound(forms: readonly string[], value: string): number {
+function lowerBound(forms: Strings, value: string): number {
   let lo = 0;
   let hi = forms.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((forms[mid] as string) < value) lo = mid + 1;
+    if (forms.get(mid) < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -109,7 +110,7 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     if (!filter) return true;
     const f = s.docFilter[doc] as number;
     if (f !== 0) return f > 0;
-    const ok = filter(index.slugs[doc] as string);
+    const ok = filter(index.slugs.get(doc));
     s.docFilter[doc] = ok ? 1 : -1;
     if (s.docScore[doc] === 0) {
       // listed so that the memo is reset; -1 = seen, not scored
@@ -132,7 +133,7 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     }
   };
   const exactly = (form: string, factor: number, kinds: readonly number[] | null): void => {
-    for (let i = lowerBound(forms, form); i < forms.length && forms[i] === form; i++) {
+    for (let i = lowerBound(forms, form); i < forms.length && forms.get(i) === form; i++) {
       const key = formKey[i] as number;
       const kind = keyKind[key] as number;
       const exact = formExact[i] as number;
@@ -180,9 +181,9 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       const next = hits[i + 1]?.score;
       const margin = next === undefined ? 1 : h.score - next;
       return {
-        slug: index.slugs[h.doc] as string,
+        slug: index.slugs.get(h.doc),
         score: h.score,
-        matched: index.keyText[s.docKey[h.doc] as number] as string,
+        matched: index.keyText.get(s.docKey[h.doc] as number),
         matchedOn: MATCHED_ON[s.docHow[h.doc] as number] as MatchedOn,
         confidence: Math.round(h.score * Math.min(1, 0.5 + 10 * margin) * 1e4) / 1e4,
       };
@@ -225,7 +226,7 @@ function exactStage(
   const strippedWords = stripLegal(words);
   const compact = strippedWords.join('');
   if (full !== compact) {
-    for (let i = lowerBound(forms, full); i < forms.length && forms[i] === full; i++) {
+    for (let i = lowerBound(forms, full); i < forms.length && forms.get(i) === full; i++) {
       const key = formKey[i] as number;
       const kind = keyKind[key] as number;
       offer(key, ((formExact[i] ? EXACT_SCORE : COMPACT_SCORE)[kind]) as number, HOW_OF_KIND[kind] as number);
@@ -234,7 +235,7 @@ function exactStage(
   // equal forms first, then longer forms starting with the query
   const m = compact.length;
   for (let i = lowerBound(forms, compact); i < forms.length; i++) {
-    const form = forms[i] as string;
+    const form = forms.get(i);
     if (!form.startsWith(compact)) break;
     const key = formKey[i] as number;
     const kind = keyKind[key] as number;
@@ -353,10 +354,10 @@ function fuzzy(
       taken++;
       const end = keyStart[d + 1] as number;
       for (let k = keyStart[d] as number; k < end; k++) {
-        const key = keyCompact[k] as string;
+        const key = keyCompact.get(k);
         let score = fuzzyScore(compact, key);
         // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
-        const keyWhole = keyFull[k] as string;
+        const keyWhole = keyFull.get(k);
         if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
         if (score >= MIN_SCORE) offer(k, score, How.Fuzzy);
       }
@@ -372,9 +373,10 @@ function sweep(index: SearchIndex, compact: string, offer: Offer): void {
   let previous = -1;
   for (let i = lowerBound(forms, first); i < end; i++) {
     const key = formKey[i] as number;
-    const form = forms[i] as string;
-    // each key once, through its compact form
-    if (key === previous || form !== keyCompact[key] || Math.abs(form.length - m) > 2) continue;
+    // each key once, through its compact form (by range: a form is its key's compact form when not exact, or when both are equal)
+    if (key === previous) continue;
+    const form = forms.get(i);
+    if (form !== keyCompact.get(key) || Math.abs(form.length - m) > 2) continue;
     previous = key;
     const score = fuzzyScore(compact, form);
     if (score >= MIN_SCORE) offer(key, score, How.Fuzzy);

@@ -20,11 +20,16 @@ export const viewPaths = {
   board: (month: string, country: string, industry: string) => `${VIEWS_DIR}/rankings/${month}/${country}/${industry}.json`,
   company: (slug: string) => `${VIEWS_DIR}/company/${slug}.json`,
   searchIndex: () => `${VIEWS_DIR}/search-index.json`,
+  /** The same index in binary form, queried in place by the API (src/core/search/binary.ts). */
+  searchIndexBinary: () => `${VIEWS_DIR}/search-index.bin`,
   searchRankings: () => `${VIEWS_DIR}/search-rankings.json`,
+  /** The same in binary form, read in place by the API (src/core/search/rankings.ts). */
+  searchRankingsBinary: () => `${VIEWS_DIR}/search-rankings.bin`,
   /** A past month's company views, {@link COMPANIES_PER_SHARD} or so per file: `slug -> CompanyView`. */
   companyShard: (month: string, shard: number) => `${VIEWS_DIR}/months/${month}/companies/${shard}.json`,
   /** A past month's search rankings. */
   monthSearchRankings: (month: string) => `${VIEWS_DIR}/months/${month}/search-rankings.json`,
+  monthSearchRankingsBinary: (month: string) => `${VIEWS_DIR}/months/${month}/search-rankings.bin`,
   /** The changelog body, as served. */
   changelog: () => `${VIEWS_DIR}/changelog.json`,
 };

@@ -3,7 +3,8 @@
  * the handler calls it for every answer, and the static default files are the
  * handler's answers, so a static file and the function's answer are the same bytes.
  */
-import type { BoardRow, BoardView, CompanyView, MetaView, SearchRankingsView } from './layout.ts';
+import type { BoardRow, BoardView, CompanyView, MetaView } from './layout.ts';
+import type { SearchRankings } from '../search/rankings.ts';
 import type {
   CompanyProfile,
   CompareResponse,
@@ -120,7 +121,7 @@ export function searchBody(
   meta: MetaView,
   query: string,
   hits: Iterable<{ slug: string; score: number; matchedOn: string }>,
-  rankings: SearchRankingsView,
+  rankings: SearchRankings,
   country: { code: string } | null,
   elsewhere: { slug: string; score: number; matchedOn: string } | null = null,
 ): SearchResponse {
@@ -128,7 +129,7 @@ export function searchBody(
   const countryName = new Map(meta.countries.map((c) => [c.code, c.name]));
   const results: SearchResult[] = [];
   for (const hit of hits) {
-    const entry = rankings.companies[hit.slug];
+    const entry = rankings.company(hit.slug);
     const code = country?.code ?? entry?.defaultCountry;
     const ranking = code ? entry?.rankings[code] : undefined;
     if (!entry || !code || !ranking) continue;
@@ -147,7 +148,7 @@ export function searchBody(
       confidence: hit.score,
     });
   }
-  const other = elsewhere ? rankings.companies[elsewhere.slug] : undefined;
+  const other = elsewhere ? rankings.company(elsewhere.slug) : undefined;
   if (elsewhere && other && other.defaultCountry && (results[0]?.confidence ?? 0) < elsewhere.score && !results.some((r) => r.slug === elsewhere.slug)) {
     const body: SearchResponse = { query, month: rankings.month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), results };
     body.betterMatchElsewhere = {
@@ -164,13 +165,9 @@ export function searchBody(
 }
 
 /** Which companies a search may return: those with a ranking in the country, or in their default country. */
-export function searchFilter(rankings: SearchRankingsView, country: { code: string } | null): (slug: string) => boolean {
-  const companies = rankings.companies;
-  if (country) return (slug) => companies[slug]?.rankings[country.code] !== undefined;
-  return (slug) => {
-    const entry = companies[slug];
-    return entry !== undefined && entry.defaultCountry !== null && entry.rankings[entry.defaultCountry] !== undefined;
-  };
+export function searchFilter(rankings: SearchRankings, country: { code: string } | null): (slug: string) => boolean {
+  const code = country?.code ?? null;
+  return (slug) => rankings.ranked(slug, code);
 }
 
 /** Why a company has no profile to show: no data this month at all, or none in the asked country. */
