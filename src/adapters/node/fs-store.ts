@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import type { ViewStore } from '../../api/store.ts';
+import type { ViewStore } from '../../api/index.ts';
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
