@@ -5,8 +5,10 @@ import type { ViewStore } from '../../api/index.ts';
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 /**
- * The view store of the Node server: files under one folder (`dist/`). A path
- * that would resolve outside that folder reads as absent.
+ * The one reader of a build's files on Node: the view store of the Node server, of
+ * the MCP stdio entry, of the pages at build time (src/components/site-data.ts) and of
+ * the tests. Files under one folder (`dist/`); a path that would resolve outside that
+ * folder reads as absent. Parsed views are kept by the api's ViewCache, not here.
  *
  * @example
  * const store = new FsStore('dist');
@@ -33,6 +35,11 @@ export class FsStore implements ViewStore {
    * `fs.promises.readFile` (bench:serve, cold column).
    */
   async read(path: string): Promise<string | null> {
+    return this.readSync(path);
+  }
+
+  /** The file's text, `null` when absent; throws when it cannot be read. */
+  readSync(path: string): string | null {
     const full = this.resolve(path);
     if (full === null) return null;
     try {
@@ -41,5 +48,12 @@ export class FsStore implements ViewStore {
       if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
       throw error;
     }
+  }
+
+  /** A view the caller knows is there, parsed (for build-time readers that need it synchronously). */
+  json<T>(path: string): T {
+    const text = this.readSync(path);
+    if (text === null) throw new Error(`${path} is missing in ${this.root}`);
+    return JSON.parse(text) as T;
   }
 }

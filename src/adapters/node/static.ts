@@ -51,8 +51,8 @@ const MEMORY_LIMIT = 512 * 1024;
  * (for static hosts) would bypass the rate limit.
  */
 const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', 'api']);
-/** The one view the pages themselves fetch (the search box). */
-const PUBLIC_VIEWS = new Set(['views/search-index.json']);
+/** The views the pages themselves fetch (the search box: its index, and the rankings its options show). */
+const PUBLIC_VIEWS = new Set(['views/search-index.json', 'views/search-rankings.json']);
 
 /**
  * A same-origin absolute path for a `Location` header: the decoded path normalised
