@@ -151,6 +151,7 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
   const policyHeader = limiter ? ['ratelimit-policy', limiter.policy] : [];
   const compress = opts.compress;
   const log = opts.requestLog;
+  const keeping = opts.answerCacheBytes > 0;
   const kept = new LRUCache<string, Kept>({ maxSize: Math.max(1, opts.answerCacheBytes), sizeCalculation: (k) => k.size });
   const pending = new Map<string, Promise<Kept>>();
   /** Coded bodies by `etag|coding`: targets with the same body share one compression. */
@@ -174,7 +175,7 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
       size: bytes.byteLength + target.length + 512,
     };
     // What a shared cache may keep, we keep; the rest (no-store, 5xx) is made anew each time.
-    if (/\bpublic\b/.test(headers.get('cache-control') ?? '')) {
+    if (keeping && /\bpublic\b/.test(headers.get('cache-control') ?? '')) {
       entry.base.push(...policyHeader);
       kept.set(target, entry);
     }
