@@ -9,7 +9,9 @@
  * `## Serve (bench:serve)` section of BENCHMARKS.md (or, with --soak, its soak part).
  * Environment: DIST_DIR (dist), BENCH_DURATION (s per load, 8), BENCH_CONNECTIONS (32),
  * BENCH_RUNS (latency passes, best kept; 3), BENCH_PORT (first of 3 ports, 4391),
- * SOAK_SECONDS (60), SOAK_CONNECTIONS (50), SOAK_URLS (5000).
+ * SOAK_SECONDS (60), SOAK_CONNECTIONS (50), SOAK_URLS (5000), BENCH_SERVER_LOG (the Node
+ * server's stdout, its request log; default a temporary file), BENCH_NODE_FLAGS (extra node
+ * flags for the server, e.g. --trace-gc).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -121,9 +123,9 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 function startNode(port: number, work: string): ChildProcess {
   return startProcess(
     process.execPath,
-    ['--import', 'tsx', 'src/adapters/node/main.ts'],
+    [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/adapters/node/main.ts'],
     { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
-    openSync(join(work, 'node-access.log'), 'a'),
+    openSync(process.env.BENCH_SERVER_LOG ?? join(work, 'node-access.log'), 'a'),
   );
 }
 
@@ -345,8 +347,16 @@ async function soak(): Promise<string> {
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/api/v1/health`);
     const started = rssKiB(node.pid!);
-    // Warm-up: every URL answered once, so the caches hold what they will hold.
-    wrk(base, Math.max(5, Math.ceil(urls.length / 2000)), conns, script);
+    // Warm-up: every URL answered once (16 at a time), so the caches hold what they will hold.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < urls.length) {
+          const res = await fetch(`${base}${urls[next++]}`, { headers: { 'accept-encoding': ACCEPT_ENCODING } });
+          await res.arrayBuffer();
+        }
+      }),
+    );
     const samples: number[] = [];
     const timer = setInterval(() => samples.push(rssKiB(node.pid!)), 1000);
     const load = await new Promise<Load>((ok, fail) => {
@@ -538,7 +548,7 @@ if (soakMode) {
   const section = [
     '### Memory under load (bench:serve --soak)',
     '',
-    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the latency table below: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass answers every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the latency table below: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
     '',
     line,
     '',

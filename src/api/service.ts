@@ -92,6 +92,8 @@ interface Kept {
   /** The identity body's strong ETag (200 only). */
   etag: string | null;
   compressible: boolean;
+  /** Kept by target (a shared cache could keep it too); the others are made anew per request. */
+  kept: boolean;
   full: Partial<Record<Variant, Answer>>;
   unchanged: Partial<Record<Variant, Answer>>;
   size: number;
@@ -170,6 +172,7 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
       bytes,
       etag,
       compressible: compress !== null && etag !== null && bytes.byteLength >= MIN_COMPRESS,
+      kept: false,
       full: {},
       unchanged: {},
       size: bytes.byteLength + target.length + 512,
@@ -177,6 +180,7 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
     // What a shared cache may keep, we keep; the rest (no-store, 5xx) is made anew each time.
     if (keeping && /\bpublic\b/.test(headers.get('cache-control') ?? '')) {
       entry.base.push(...policyHeader);
+      entry.kept = true;
       kept.set(target, entry);
     }
     return entry;
@@ -219,10 +223,11 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
     if (entry.etag) headers.push('etag', key === 'identity' ? entry.etag : `${entry.etag.slice(0, -1)}-${key}"`);
     answer = { status: entry.status, headers, body };
     entry.full[key] = answer;
-    if (key !== 'identity' && kept.get(target) === entry) {
-      // Weigh the new coding in: lru-cache recomputes a size only for a new value.
+    if (key !== 'identity' && entry.kept && kept.get(target) === entry) {
+      // Weigh the new coding in: lru-cache takes a size only with a value it does not hold.
       kept.delete(target);
-      kept.set(target, { ...entry, size: entry.size + body.byteLength });
+      entry.size += body.byteLength;
+      kept.set(target, entry);
     }
     return answer;
   }
@@ -244,7 +249,7 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
     if (entry.etag && request.ifNoneMatch && noneMatch(request.ifNoneMatch, entry.etag)) {
       answer = notModified(entry, full, encoding && entry.compressible ? encoding : 'identity');
     }
-    if (rate && kept.get(target) !== entry) {
+    if (rate && !entry.kept) {
       // Not kept (no-store, 5xx): the client's remaining quota may go on it.
       answer = { ...answer, headers: [...answer.headers, 'ratelimit-policy', limiter!.policy, 'ratelimit', rate.headers.RateLimit as string] };
     }
