@@ -548,7 +548,7 @@ if (soakMode) {
   const section = [
     '### Memory under load (bench:serve --soak)',
     '',
-    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the latency table below: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the in-process latency table: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
     '',
     line,
     '',

@@ -5,7 +5,6 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
-import { etag } from 'hono/etag';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
@@ -18,7 +17,7 @@ import { API_PREFIX, fillPath, queryString, siteUrls } from '../core/urls.ts';
 import type { QueryValues } from '../core/urls.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
-import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, okResponse } from './http.ts';
+import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
 import { Lru } from './lru.ts';
 import { messages } from './messages.ts';
@@ -285,7 +284,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     }
     await next();
   });
-  app.use(etag({ retainedHeaders: RETAINED_304_HEADERS }));
+  // Validators (If-None-Match, 304) are answered around the app, with the kept answers (service.ts).
   app.route('/api/v1', api);
   app.route('/api', api);
   app.notFound((c) => errorResponse(notFound(messages.notFoundPath(c.req.path))));
