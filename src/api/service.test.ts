@@ -127,7 +127,7 @@ describe('createApi: the policy around the handler', () => {
   });
 
   it('keeps answers within its byte budget', async () => {
-    const api = createApi(fixtureStore(), { log: () => {}, answerCacheBytes: 4096 });
+    const api = createApi(fixtureStore(), { log: () => {}, answerCacheBytes: 16_384 });
     const target = `/api/v1/rankings?country=${meta.examples.country}`;
     await api.answer(get(target));
     expect(api.answer(get(target))).not.toBeInstanceOf(Promise);

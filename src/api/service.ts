@@ -166,16 +166,18 @@ export function createApi(store: ViewStore, options: ApiOptions = {}): Api {
 
   function keep(target: string, status: number, headers: Headers, bytes: Uint8Array): Kept {
     const etag = status === 200 ? headers.get('etag') : null;
+    const base = pairs(headers);
     const entry: Kept = {
       status,
-      base: pairs(headers),
+      base,
       bytes,
       etag,
       compressible: compress !== null && etag !== null && bytes.byteLength >= MIN_COMPRESS,
       kept: false,
       full: {},
       unchanged: {},
-      size: bytes.byteLength + target.length + 512,
+      // The body, and a generous share for the header lists of its answers (the 200s and 304s of each coding) and the objects.
+      size: bytes.byteLength + 2 * target.length + 4 * base.reduce((n, h) => n + h.length, 0) + 1024,
     };
     // What a shared cache may keep, we keep; the rest (no-store, 5xx) is made anew each time.
     if (keeping && /\bpublic\b/.test(headers.get('cache-control') ?? '')) {
