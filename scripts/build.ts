@@ -1,18 +1,25 @@
 /**
  * npm run build. Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
  * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
- * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only).
+ * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
+ * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
  */
 import { resolve } from 'node:path';
 import { DataError, formatIssue } from '../src/core/data-error.ts';
 import { PublishGateError } from '../src/core/gate.ts';
 import { runBuild } from '../src/build/run-build.ts';
+import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const env = process.env;
 const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;
 if (epoch !== undefined && !Number.isInteger(epoch)) {
   console.error(`SOURCE_DATE_EPOCH must be an integer number of seconds, got "${env.SOURCE_DATE_EPOCH}"`);
+  process.exit(1);
+}
+const deploy = (env.EVI_DEPLOY?.trim() || DEFAULT_DEPLOY) as DeployTarget;
+if (!DEPLOY_TARGETS.includes(deploy)) {
+  console.error(`EVI_DEPLOY must be one of ${DEPLOY_TARGETS.join(', ')}, got "${env.EVI_DEPLOY}"`);
   process.exit(1);
 }
 const cache = env.EVI_CACHE_DIR ?? '.cache/months';
@@ -30,6 +37,7 @@ try {
     outDir: resolve(env.EVI_OUT_DIR ?? 'dist'),
     cacheDir: cache === 'off' ? null : resolve(cache),
     siteUrl,
+    deploy,
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
     workers: env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined,

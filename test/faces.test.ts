@@ -6,6 +6,8 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -302,7 +304,10 @@ describe('pages', () => {
       for (const [input] of html.matchAll(/<input\b[^>]*>/g)) {
         if (/type="(hidden|submit|button)"/.test(input)) continue;
         const id = /\bid="([^"]+)"/.exec(input)?.[1];
-        const labelled = /aria-label(ledby)?="/.test(input) || (id !== undefined && html.includes(`<label for="${id}"`));
+        // Or wrapped in its label: the last <label> before the input is still open.
+        const before = html.slice(0, html.indexOf(input));
+        const wrapped = before.lastIndexOf('<label>') > before.lastIndexOf('</label>');
+        const labelled = wrapped || /aria-label(ledby)?="/.test(input) || (id !== undefined && html.includes(`<label for="${id}"`));
         expect(labelled, `${path}: ${input}`).toBe(true);
       }
     }
@@ -338,8 +343,11 @@ describe('pages', () => {
     const methodology = text(html.slice(html.indexOf('<section id="methodology"')));
     for (const m of [...meta.methodology.models, ...(meta.researchModels ?? []), ...(meta.themes ?? [])]) has(methodology, m, m);
     expect(meta.themes?.length).toBeGreaterThan(0);
-    expect(t).toMatch(/arrays longer than 3 items are cut for display/);
-    expect(html).toMatch(/<form class="search" action="\/api\/v1\/search" method="get"/);
+    expect(t).toMatch(/arrays and maps longer than \d items? \(\d+ items left out, marked “\/\/ …”\)/);
+    // Without script the search box leads to the HTML results page, never to the JSON.
+    expect(html).toMatch(/<form class="search" action="\/search\/" method="get"/);
+    // No literal Markdown: the descriptions' `code` spans are <code> elements.
+    expect(t).not.toContain('`');
     expect(html).toMatch(/<script type="module"/);
   });
 
@@ -388,7 +396,8 @@ describe('pages', () => {
   it('the search index behind the search box finds a misspelled name', () => {
     const index = loadSearchIndex(json('views/search-index.json'));
     const name = meta.examples.search;
-    const typo = name.slice(0, 3) + name.slice(4);
+    // Two letters swapped (dropping one can land on a real lookalike, such as Astholm for Astuholm).
+    const typo = name.slice(0, 2) + name[3] + name[2] + name.slice(4);
     expect(searchCompanies(index, typo, { limit: 5 })[0]?.slug).toBe(meta.examples.company);
   });
 });
@@ -443,5 +452,76 @@ describe('docs snippets', () => {
       await res.arrayBuffer();
       expect(res.status, url).toBe(200);
     }
+  });
+});
+
+describe('docs: response fields and try-it forms', () => {
+  type Schema = { properties?: Record<string, Schema>; items?: Schema; additionalProperties?: Schema | boolean; anyOf?: Schema[]; $ref?: string; description?: string };
+  /** Every field name of a schema, nested anonymous objects included (shared objects have their own table). */
+  const names = (s: Schema): string[] =>
+    Object.entries(s.properties ?? {}).flatMap(([name, f]) => {
+      const inner = f.anyOf?.find((o) => o.$ref || o.properties || o.items) ?? f;
+      const obj = inner.items ?? (typeof inner.additionalProperties === 'object' ? inner.additionalProperties : undefined) ?? inner;
+      return [name, ...(obj.$ref ? [] : names(obj))];
+    });
+
+  it('every response object has a field table generated from its schema: each field with a type and a meaning', () => {
+    const html = read('api-docs/index.html');
+    const doc = json<{ paths: Record<string, { get: { responses: { 200: { content: { 'application/json': { schema: Schema } } } } } }>; components: { schemas: Record<string, Schema> } }>('api/v1/openapi.json');
+    const ids = new Set(['Error']);
+    for (const p of Object.values(doc.paths)) {
+      const ref = p.get.responses[200].content['application/json'].schema.$ref;
+      if (ref) ids.add(ref.split('/').pop()!);
+    }
+    for (const s of Object.values(doc.components.schemas)) for (const m of JSON.stringify(s).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) ids.add(m[1]!);
+    expect(ids.size).toBeGreaterThanOrEqual(14);
+    for (const id of ids) {
+      const start = html.indexOf(`<table class="fields" id="schema-${id}">`);
+      expect(start, `field table of ${id}`).toBeGreaterThan(-1);
+      const table = html.slice(start, html.indexOf('</table>', start));
+      const rows = [...table.matchAll(/<tr[^>]*><td><code>\.?([^<]+)<\/code><\/td><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g)];
+      expect(rows.map((r) => r[1]), id).toEqual(names(doc.components.schemas[id]!));
+      for (const [, name, type, meaning] of rows) {
+        expect(text(type!).trim(), `${id}.${name} type`).not.toBe('');
+        expect(text(meaning!).trim().length, `${id}.${name} has a meaning`).toBeGreaterThan(3);
+      }
+      // Shared objects are links to their own table.
+      for (const m of table.matchAll(/href="#schema-([^"]+)"/g)) has(html, `id="schema-${m[1]}"`, id);
+    }
+  });
+
+  it('every endpoint has a try-it form that, without script, is a GET form landing on the JSON', async () => {
+    const html = read('api-docs/index.html');
+    const forms = [...html.matchAll(/<form class="try" action="([^"]+)" method="get" data-try="([^"]+)"[\s\S]*?<\/form>/g)];
+    const paths = Object.keys(json<{ paths: object }>('api/v1/openapi.json').paths);
+    expect(forms.map((f) => f[2])).toEqual(paths);
+    for (const [form, action] of forms) {
+      // The query the form sends by default: its named inputs with their values (path inputs are disabled).
+      const query = new URLSearchParams();
+      for (const m of form!.matchAll(/<input name="([^"]+)"(?: value="([^"]*)")?/g)) query.set(m[1]!, (m[2] ?? '').replace(/&amp;/g, '&'));
+      expect(form).not.toMatch(/<input data-path="[^"]+"(?![^>]*disabled)/);
+      const res = await fetch(`${server.url}${action}?${query}`);
+      expect(res.status, `${action}?${query}`).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      await res.arrayBuffer();
+    }
+  });
+});
+
+describe('sample data that looks real', () => {
+  it.skipIf(process.env.EVI_TEST_DATA !== undefined)('few perfect scores, a long tail, no board opening with a long tie', () => {
+    const csv = Papa.parse<Record<string, string>>(gunzipSync(readFileSync(join(dist, `downloads/${meta.month}/leaderboards.csv.gz`))).toString('utf8'), { header: true, skipEmptyLines: true });
+    const entries = csv.data.filter((r) => r.leaderboard !== 'all');
+    const scores = entries.map((r) => Number(r.visibility_score)).sort((a, b) => a - b);
+    const at = (q: number) => scores[Math.floor(q * (scores.length - 1))]!;
+    const perfect = scores.filter((x) => x === 100).length / scores.length;
+    console.info(`sample ${meta.month}: ${scores.length} entries, ${(perfect * 100).toFixed(1)}% at 100, quartiles ${at(0.25)} / ${at(0.5)} / ${at(0.75)}`);
+    expect(scores.length).toBeGreaterThan(1000);
+    expect(perfect).toBeLessThan(0.02);
+    expect(at(0.5)).toBeLessThan(40);
+    expect(at(0.75) - at(0.25)).toBeGreaterThan(20);
+    const top = new Map<string, number[]>();
+    for (const r of entries) top.set(`${r.country_code}/${r.leaderboard}`, [...(top.get(`${r.country_code}/${r.leaderboard}`) ?? []), Number(r.visibility_score)]);
+    for (const [board, list] of top) expect(list.filter((x) => x === Math.max(...list)).length, board).toBeLessThanOrEqual(3);
   });
 });

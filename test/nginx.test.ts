@@ -7,8 +7,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +16,7 @@ import type { RunningServer } from '../src/adapters/node/index.ts';
 import { renderNginxConfig } from '../src/adapters/node/nginx.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
+import { freePort } from './lib/preview.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const present = existsSync(NGINX);
@@ -35,14 +34,6 @@ describe('renderNginxConfig', () => {
     expect(() => renderNginxConfig({ listen: '80; include /etc/passwd', dist: '/d', upstream: 'u:1', cache: '/c', prefix: '/p' })).toThrow(/EVI_LISTEN/);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((ok) => probe.close(ok));
-  return port;
-}
 
 describe.skipIf(!present)('nginx in front of the Node server', () => {
   let dist: string;
@@ -105,6 +96,11 @@ describe.skipIf(!present)('nginx in front of the Node server', () => {
     expect(home.headers.get('content-type')).toMatch(/^text\/html/);
     expect(home.headers.get('x-cache-status')).toBeNull();
     expect((await fetch(`${url}/views/search-index.json`)).status).toBe(200);
+    expect((await fetch(`${url}/views/search-rankings.json`)).status).toBe(200);
+    // The search results page goes to the function: HTML with the results, not the static page.
+    const results = await fetch(`${url}/search/?q=a`);
+    expect(results.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await results.text()).toContain('data-served');
     for (const path of ['/views/meta.json', '/build-report.json', '/_headers', '/_redirects']) expect((await fetch(`${url}${path}`)).status, path).toBe(404);
     const folder = await fetch(`${url}/api-docs`, { redirect: 'manual' });
     expect(folder.status).toBe(301);

@@ -1,9 +1,10 @@
 /**
  * Every page a person lands on, in Debian's Chromium driven by playwright-core (no
- * browser is downloaded): axe-core finds no violation, and nothing overflows
- * horizontally, on the home page, /api-docs/, two profiles (one with several
- * countries) and two leaderboards, at 390 px and 1280 px, in the light and the dark theme. Chart text
- * stays at least 12 px as rendered, down to 320 px. Screenshots: test-output/pages/.
+ * browser is downloaded), served by the Node server: axe-core finds no violation, and nothing
+ * overflows horizontally, on the home page, /api-docs/ (with a try-it answer shown), two profiles
+ * (one with several countries), two leaderboards and the search results page, at 390 px and
+ * 1280 px, in the light and the dark theme; each page is under 100 KB before compression. Chart
+ * text stays at least 12 px as rendered, down to 320 px. Screenshots: test-output/pages/.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +14,7 @@ import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { ROOT, buildSite } from './lib/build-once.ts';
-import { serveSite } from './lib/static-server.ts';
+import { startServer } from '../src/adapters/node/index.ts';
 import type { SiteServer } from './lib/static-server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -58,8 +59,9 @@ describe.skipIf(!hasChromium)('pages at every width, in both themes', () => {
       { name: 'profile-multi', path: `/company/${multi}/` },
       { name: 'leaderboard', path: `/leaderboards/${country}/all/` },
       { name: 'leaderboard-industry', path: `/leaderboards/${country}/${industry}/` },
+      { name: 'search', path: `/search/?q=${encodeURIComponent(meta.examples.search.split(' ')[0]!)}` },
     ];
-    server = await serveSite(dist);
+    server = await startServer({ distDir: dist, port: 0, host: '127.0.0.1', rateLimitPerMinute: 0, log: () => {} });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
     mkdirSync(SHOTS, { recursive: true });
   });
@@ -74,7 +76,16 @@ describe.skipIf(!hasChromium)('pages at every width, in both themes', () => {
         const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: theme });
         const page: Page = await context.newPage();
         for (const p of pages) {
-          await page.goto(`${server.url}${p.path}`);
+          const response = await page.goto(`${server.url}${p.path}`);
+          expect(response!.headers()['content-type'], p.path).toBe('text/html; charset=utf-8');
+          expect((await response!.body()).byteLength, `${p.path} under 100 KB`).toBeLessThan(100 * 1024);
+          if (p.name === 'api-docs') {
+            // The try-it answer is part of the page axe checks.
+            const form = page.locator('#endpoint-getRankings form.try');
+            await form.getByRole('button', { name: 'Send' }).click();
+            await page.locator('#endpoint-getRankings .try-out pre').waitFor();
+          }
+          if (p.name === 'search') expect(await page.locator('ol.hits li').count(), p.path).toBeGreaterThan(0);
           // The theme is applied by CSS alone: the first paint already has the dark background.
           const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
           expect(bg, p.path).toBe(theme === 'dark' ? 'rgb(20, 23, 28)' : 'rgb(255, 255, 255)');

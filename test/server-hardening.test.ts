@@ -187,6 +187,7 @@ describe('build internals are not served', () => {
       expect(res.headers.location, path).toBeUndefined();
     }
     expect((await request('GET /views/search-index.json HTTP/1.1')).status).toBe(200);
+    expect((await request('GET /views/search-rankings.json HTTP/1.1')).status).toBe(200);
     expect((await request('GET /api/v1/health HTTP/1.1')).status).toBe(200);
   });
 });

@@ -56,11 +56,19 @@ describe('Worker under workerd: routing and failures', () => {
     mf = await start(dist);
   }, 60_000);
 
-  it('wrangler.toml routes /api, /api/* and /mcp to the worker first, assets otherwise', async () => {
+  it('wrangler.toml routes /api, /api/*, /mcp and the search results page to the worker first, assets otherwise', async () => {
     const workerOptions = configured(dist);
     expect(readFileSync(join(root, 'wrangler.toml'), 'utf8')).toMatch(/^directory = "\.\/dist"$/m);
     expect(workerOptions.assets?.binding).toBe('ASSETS');
-    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp']);
+    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp', '/search', '/search/']);
+    // The search results page without JavaScript: HTML filled by the handler, with or without the slash.
+    const meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
+    for (const path of ['/search/', '/search']) {
+      const page = await call(mf, `${path}?q=${encodeURIComponent(meta.examples.search)}`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await page.text()).toContain(`<li><a href="/company/${meta.examples.company}/">`);
+    }
     // The handler answers even where the static default file exists (it sets the ETag).
     const res = await call(mf, '/api/v1/health');
     expect(res.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);

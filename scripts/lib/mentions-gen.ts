@@ -108,6 +108,13 @@ interface Context {
   country: number;
   members: number[];
   rankWeights: number[];
+  /**
+   * Per member, the share of (model, theme) combinations whose answers can name it at all:
+   * no assistant knows every company for every theme. Without it every well-known company is
+   * named in every combination of a month (many answers per combination) and boards open with
+   * long ties at 100.
+   */
+  coverage: number[];
   combos: [number, number][];
   themes: number[];
   weight: number;
@@ -153,6 +160,8 @@ function buildContexts(rng: Rng, registry: GenCompany[]): Context[] {
     const members = [...raw].sort((a, b) => (sortKey.get(b) as number) - (sortKey.get(a) as number) || a - b);
     const exponent = 0.8 + 0.5 * rng();
     const rankWeights = members.map((_, k) => 1 / Math.pow(k + 1, exponent));
+    // The best known reach at most ~0.85 of the combinations, the long tail a few.
+    const coverage = rankWeights.map((w) => COVERAGE_MAX * Math.pow(w, 0.6) * (0.55 + 0.45 * rng()));
     const themes = shuffle(rng, THEMES.map((_, i) => i)).slice(0, randInt(rng, 4, 8)).sort((a, b) => a - b);
     let models = [0, 1, 2];
     if (rng() < 0.2) models = models.filter((m) => m !== randInt(rng, 0, 2));
@@ -163,6 +172,7 @@ function buildContexts(rng: Rng, registry: GenCompany[]): Context[] {
       country: key % 64,
       members,
       rankWeights,
+      coverage,
       combos,
       themes,
       weight: combos.length * (1 + Math.sqrt(members.length) / 2),
@@ -172,6 +182,8 @@ function buildContexts(rng: Rng, registry: GenCompany[]): Context[] {
 }
 
 const NAME_COUNT_CDF = [0.12, 0.32, 0.54, 0.74, 0.88, 1];
+/** The largest share of a context's combinations that can name one company (see Context.coverage). */
+const COVERAGE_MAX = 0.85;
 
 export async function writeDataset(opts: DatasetOptions): Promise<{ files: string[]; bytes: number; rows: number }> {
   const months = monthList(opts.firstMonth, opts.months);
@@ -266,11 +278,13 @@ export async function writeDataset(opts: DatasetOptions): Promise<{ files: strin
       };
       for (const ctx of contexts) {
         const eligible: number[] = [];
+        const reach: number[] = [];
         const weights: number[] = [];
         ctx.members.forEach((idx, k) => {
           const since = registry[idx]?.trackedSince;
           if (since && since > month) return;
           eligible.push(idx);
+          reach.push(ctx.coverage[k] as number);
           weights.push((ctx.rankWeights[k] as number) * Math.exp((trend[idx] as number) * mi + 0.5 * (rng() - 0.5)));
         });
         if (eligible.length === 0) continue;
@@ -289,11 +303,13 @@ export async function writeDataset(opts: DatasetOptions): Promise<{ files: strin
         while (monthRows - startRows < quota || scored < ctx.combos.length) {
           let model: string;
           let theme: number;
+          let comboIdx = -1;
           if (rng() < 0.1) {
             model = RESEARCH_MODELS[Math.floor(rng() * 3)] as string;
             theme = ctx.themes[Math.floor(rng() * ctx.themes.length)] as number;
           } else {
-            const combo = (scored < ctx.combos.length ? ctx.combos[scored] : ctx.combos[Math.floor(rng() * ctx.combos.length)]) as [number, number];
+            comboIdx = scored < ctx.combos.length ? scored : Math.floor(rng() * ctx.combos.length);
+            const combo = ctx.combos[comboIdx] as [number, number];
             scored++;
             model = SCORED_MODELS[combo[0]] as string;
             theme = combo[1];
@@ -340,7 +356,11 @@ export async function writeDataset(opts: DatasetOptions): Promise<{ files: strin
                 if (chosen.length >= cap) continue;
                 let idx = -1;
                 for (let attempt = 0; attempt < 4; attempt++) {
-                  const cand = eligible[search(cum, rng() * total)] as number;
+                  const at = search(cum, rng() * total);
+                  const cand = eligible[at] as number;
+                  // Whether this combination can name the company this month: a fixed draw per
+                  // (context, company, combination, month), so its share of combinations is its coverage.
+                  if (comboIdx >= 0 && hashSeed(opts.seed ^ contextKey(ctx), cand * 4096 + comboIdx * 64 + mi) / 4294967296 >= (reach[at] as number)) continue;
                   if (!chosen.includes(cand)) {
                     idx = cand;
                     break;
@@ -385,6 +405,8 @@ export async function writeDataset(opts: DatasetOptions): Promise<{ files: strin
   const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
   return { files, bytes, rows: totalRows };
 }
+
+const contextKey = (ctx: Context): number => ctx.industry * 64 + ctx.country;
 
 function cumulative(weights: number[]): Float64Array {
   const out = new Float64Array(weights.length);

@@ -6,20 +6,22 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
-import type { CompanyProfile } from '../core/schemas/responses.ts';
+import type { CompanyProfile, SearchResponse } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
-import { API_PREFIX, fillPath, queryString, siteUrls } from '../core/urls.ts';
+import { API_PREFIX, SEARCH_PAGE_PATH, fillPath, queryString, siteUrls } from '../core/urls.ts';
 import type { QueryValues } from '../core/urls.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
-import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, okResponse } from './http.ts';
+import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
 import { Lru } from './lru.ts';
+import { SEARCH_PROMPT, SEARCH_TEMPLATE, searchPageHtml } from './search-page.ts';
+import type { SearchOutcome } from './search-page.ts';
 import { messages } from './messages.ts';
 import {
   CompanyQuerySchema,
@@ -287,6 +289,22 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   // Validators (If-None-Match, 304) are answered around the app, with the kept answers (service.ts).
   app.route('/api/v1', api);
   app.route('/api', api);
+  // The search results page for browsers without JavaScript: the search endpoint's body as HTML.
+  app.get(SEARCH_PAGE_PATH, async (c) => {
+    const q = (c.req.query('q') ?? '').trim();
+    let outcome: SearchOutcome = { message: SEARCH_PROMPT };
+    let status = 200;
+    if (q) {
+      try {
+        outcome = { body: JSON.parse(new TextDecoder().decode((await handlers.searchCompanies(c)).bytes)) as SearchResponse };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        outcome = { message: error.message };
+        status = error.status;
+      }
+    }
+    return htmlResponse(searchPageHtml(await views.text(SEARCH_TEMPLATE), q, c.req.query('country')?.trim() || undefined, outcome), status);
+  });
   app.notFound((c) => errorResponse(notFound(messages.notFoundPath(c.req.path))));
   app.onError((error, c) => toErrorResponse(error, c, opts.log));
   return app;

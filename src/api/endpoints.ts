@@ -9,7 +9,8 @@
  * handler in `app.ts` (the compiler asks for it) and its tests.
  */
 import type { z } from 'zod';
-import { CACHE_IMMUTABLE, CACHE_SUCCESS } from '../core/policy.ts';
+import { CACHE_IMMUTABLE, CACHE_SUCCESS, DEFAULT_DEPLOY } from '../core/policy.ts';
+import type { DeployTarget } from '../core/policy.ts';
 import {
   ChangelogResponseSchema,
   CompanyProfileSchema,
@@ -305,9 +306,30 @@ export function endpointUrl(urls: SiteUrls, e: Endpoint, params: QueryValues = {
   return urls.api(fillPath(e.path, params), query);
 }
 
-/** The ready-to-run example request of an endpoint, on real data. */
-export function exampleUrl(urls: SiteUrls, e: Endpoint, examples: Examples): string {
-  return endpointUrl(urls, e, e.example(examples));
+/** Whether a deployment runs the function: every target but `static`. */
+export const runsFunction = (target: DeployTarget): boolean => target !== 'static';
+
+/** The deployment a build's index describes (`deployment` is written only for `static`). */
+export const deploymentOf = (index: Pick<IndexResponse, 'deployment'>): DeployTarget => index.deployment?.target ?? DEFAULT_DEPLOY;
+
+/**
+ * The endpoints a deployment answers: all of them (the month-addressed forms included)
+ * where the function runs; on a static host only those with a static form (`staticForm`).
+ */
+export function servedEndpoints(target: DeployTarget): readonly Endpoint[] {
+  return runsFunction(target) ? ALL_ENDPOINTS : ALL_ENDPOINTS.filter((e) => staticForm(e, target));
+}
+
+/** The parameters a deployment answers: on a static host only the path ones (files know no query). */
+export function answeredParams(e: Endpoint, params: QueryValues, target: DeployTarget): QueryValues {
+  if (runsFunction(target)) return params;
+  const inPath = new Set(placeholders(e.path));
+  return Object.fromEntries(Object.entries(params).filter(([name]) => inPath.has(name)));
+}
+
+/** The ready-to-run example request of an endpoint, on real data, in a form the deployment answers. */
+export function exampleUrl(urls: SiteUrls, e: Endpoint, examples: Examples, target: DeployTarget = DEFAULT_DEPLOY): string {
+  return endpointUrl(urls, e, answeredParams(e, e.example(examples), target));
 }
 
 /** Example values of the dataset, as the table's examples read them. */
@@ -316,28 +338,53 @@ export function examplesOf(meta: Pick<MetaView, 'examples' | 'month'>): Examples
 }
 
 /**
- * The index's `links` (service-spec §2.1): one ready-to-call URL per endpoint, then the documentation.
+ * The index's `links` (service-spec §2.1): one ready-to-call URL per endpoint the
+ * deployment answers, then the documentation.
  * @example indexLinks(siteUrls(origin), examples).leaders // 'https://…/api/v1/rankings/aerospace/us'
  */
-export function indexLinks(urls: SiteUrls, examples: Examples): IndexResponse['links'] {
+export function indexLinks(urls: SiteUrls, examples: Examples, target: DeployTarget = DEFAULT_DEPLOY): IndexResponse['links'] {
   const links: Partial<IndexResponse['links']> = {};
-  for (const e of ENDPOINTS as readonly Endpoint[]) if (e.link) links[e.link] = exampleUrl(urls, e, examples);
+  const served = new Set(servedEndpoints(target));
+  for (const e of ENDPOINTS as readonly Endpoint[]) if (e.link && served.has(e)) links[e.link] = exampleUrl(urls, e, examples, target);
   links.feed = urls.feed;
   links.downloads = urls.downloads;
   links.documentation = urls.docs;
   return links as IndexResponse['links'];
 }
 
-/** The index's `endpoints` (service-spec §2.1): "METHOD path" -> description. */
-export function indexEndpoints(): Record<string, string> {
-  return Object.fromEntries(ALL_ENDPOINTS.map((e) => [`${e.method} ${versionedPath(e)}`, e.description]));
+/** The index's `endpoints` (service-spec §2.1): "METHOD path" -> description, of what the deployment answers. */
+export function indexEndpoints(target: DeployTarget = DEFAULT_DEPLOY): Record<string, string> {
+  return Object.fromEntries(servedEndpoints(target).map((e) => [`${e.method} ${versionedPath(e)}`, runsFunction(target) ? e.description : `${e.summary}, in its default form only.`]));
 }
 
-/** What the core's index builder needs from the table (the core may not import the api layer). */
-export const apiDescription: ApiDescription = {
-  links: (urls, examples, month) => indexLinks(urls, { ...examples, month }),
-  endpoints: indexEndpoints,
-};
+/**
+ * Whether the deployment an index describes answers a URL the build made: where the function
+ * runs, every one; on a static host only the path forms, which carry no query (a query form
+ * would get the default file: other data than asked). Pages link an API URL only when it holds.
+ */
+export const answeredHere = (index: Pick<IndexResponse, 'deployment'>, url: string): boolean => runsFunction(deploymentOf(index)) || !url.includes('?');
+
+/** What a deployment without the function says about itself, plainly (index, llms.txt, docs, OpenAPI). */
+export const STATIC_NOTE =
+  'This deployment serves static files only: query parameters are not answered (a query-parameter form returns the default answer or an error, never the filtered data), and search, compare and past months are absent (the current month’s permanent URLs are files too). ' +
+  'Use the path forms listed here; the full API runs wherever the function is deployed (Node server, Cloudflare Worker or Pages).';
+
+/** The index's `deployment`: present only for a static deployment. */
+export function deploymentNote(target: DeployTarget): IndexResponse['deployment'] {
+  return runsFunction(target) ? undefined : { target, queryParameters: false, note: STATIC_NOTE };
+}
+
+/** What the core's index builder needs from the table for one deployment (the core may not import the api layer). */
+export function apiDescriptionFor(target: DeployTarget): ApiDescription {
+  return {
+    links: (urls, examples, month) => indexLinks(urls, { ...examples, month }, target),
+    endpoints: () => indexEndpoints(target),
+    deployment: deploymentNote(target),
+  };
+}
+
+/** The description of a deployment that runs the function (the default). */
+export const apiDescription: ApiDescription = apiDescriptionFor(DEFAULT_DEPLOY);
 
 /** One static default file: where it goes and the request whose answer it holds. */
 export interface StaticFile {
@@ -348,16 +395,36 @@ export interface StaticFile {
 }
 
 /**
- * Every static default file of the build, in table order. Files `from: 'handler'` are
- * written with the handler's answer to `url`, so a static host and the function
- * answer the same bytes.
+ * The static form of an endpoint on a deployment. Where the function runs, only the table's
+ * own (the default answers). On a static host also each month-addressed form of an entry
+ * that has one, for the current month only (`/api/v1/months/{month}/company/{slug}.json`):
+ * the `permalink` and `Link` of every static answer name that URL, so it must answer there.
  */
-export function* staticFiles(ctx: StaticContext): Generator<StaticFile> {
+export function staticForm(e: Endpoint, target: DeployTarget): StaticForm | null {
+  if (e.static || runsFunction(target) || !e.handler) return e.static;
+  const base = endpoint(e.handler);
+  if (!base.static || !e.path.startsWith(MONTH_SCOPE)) return null;
+  return {
+    file: base.static.file.replace(/^api\/v1\//, `api/v1${MONTH_SCOPE}/`),
+    from: base.static.from,
+    instances: function* (ctx) {
+      for (const params of base.static!.instances?.(ctx) ?? [{}]) yield { ...params, month: ctx.meta.month };
+    },
+  };
+}
+
+/** The endpoints that have a static form on a deployment, in table order then the month forms. */
+const withStaticForm = (target: DeployTarget) => ALL_ENDPOINTS.flatMap((e) => (staticForm(e, target) ? [{ e, form: staticForm(e, target)! }] : []));
+
+/**
+ * Every static file of the build, in table order. Files `from: 'handler'` are written with
+ * the handler's answer to `url`, so a static host and the function answer the same bytes.
+ */
+export function* staticFiles(ctx: StaticContext, target: DeployTarget = DEFAULT_DEPLOY): Generator<StaticFile> {
   const urls = siteUrls(ctx.meta.siteUrl);
-  for (const e of ENDPOINTS as readonly Endpoint[]) {
-    if (!e.static) continue;
-    for (const params of e.static.instances?.(ctx) ?? [{}]) {
-      yield { endpoint: e, file: fillPath(e.static.file, params), url: endpointUrl(urls, e, params) };
+  for (const { e, form } of withStaticForm(target)) {
+    for (const params of form.instances?.(ctx) ?? [{}]) {
+      yield { endpoint: e, file: fillPath(form.file, params), url: endpointUrl(urls, e, params) };
     }
   }
 }
@@ -368,6 +435,7 @@ export interface StaticRewrite {
   to: string;
   /** The versioned public path pattern `from` is a spelling of. */
   canonical: string;
+  endpoint: Endpoint;
 }
 
 /**
@@ -375,16 +443,15 @@ export interface StaticRewrite {
  * static form reaches its file: versioned and unversioned, each with and without a
  * trailing slash. For `_redirects` and `serve.json`.
  */
-export function staticRewrites(): StaticRewrite[] {
+export function staticRewrites(target: DeployTarget = DEFAULT_DEPLOY): StaticRewrite[] {
   const out: StaticRewrite[] = [];
   const colon = (p: string) => p.replace(/\{([^}]+)\}/g, ':$1');
   for (const prefix of [API_PREFIX, API_PREFIX_UNVERSIONED])
-    for (const e of ENDPOINTS as readonly Endpoint[]) {
-      if (!e.static) continue;
-      const to = `/${colon(e.static.file)}`;
+    for (const { e, form } of withStaticForm(target)) {
+      const to = `/${colon(form.file)}`;
       // service-spec §4: a trailing slash names the same resource (the function ignores it).
       const canonical = `${API_PREFIX}${colon(e.path)}`;
-      out.push({ from: `${prefix}${colon(e.path)}`, to, canonical }, { from: `${prefix}${colon(e.path)}/`, to, canonical });
+      out.push({ from: `${prefix}${colon(e.path)}`, to, canonical, endpoint: e }, { from: `${prefix}${colon(e.path)}/`, to, canonical, endpoint: e });
     }
   return out;
 }

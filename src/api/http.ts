@@ -148,6 +148,21 @@ export function okResponse({ bytes, etag }: Entity, cacheControl: string = CACHE
   return new Response(bytes, { status: 200, headers });
 }
 
+/** An HTML page the handler makes (the search results page): a release's cache life, or an error's. */
+export function htmlResponse(text: string, status = 200): Response {
+  const bytes = encode(text);
+  return new Response(bytes, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': status === 200 ? CACHE_SUCCESS : status < 429 ? CACHE_ERROR : CACHE_NONE,
+      'X-Content-Type-Options': 'nosniff',
+      Vary: 'Accept-Encoding',
+    },
+  });
+}
+
 /** The parts of an error answer: status, headers and JSON body (see {@link errorResponse}). */
 export function errorParts(error: ApiError, extraHeaders: Record<string, string> = {}): { status: number; headers: Headers; bytes: Uint8Array<ArrayBuffer> } {
   const bytes = encode(JSON.stringify(error.body));

@@ -25,6 +25,8 @@ export function createHandler(store: ViewStore, options: HandlerOptions = {}): H
 export { createApi, errorAnswer, requestLogLine, toResponse } from './service.ts';
 export type { Answer, Api, ApiOptions, ApiRequest, ClientEnv, RequestLogEntry } from './service.ts';
 export { OPENAPI_PATH } from './app.ts';
+/** Paths the handler answers outside `/api` (the HTML search results page), for adapters routing requests. */
+export { isSearchPage } from '../core/urls.ts';
 export { MIN_COMPRESS, negotiateEncoding } from './encoding.ts';
 export type { Compressor, Encoding } from './encoding.ts';
 export { ApiError, StoreError } from './errors.ts';

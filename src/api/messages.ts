@@ -9,6 +9,10 @@ const { min: COMPARE_MIN, max: COMPARE_MAX } = LIMITS.compare;
 
 export const messages = {
   notFoundPath: (path: string) => `No endpoint at ${path}. See /api/v1 for the list of endpoints.`,
+  /** The not-found file of a static deployment (it cannot name the path it answers for). */
+  notFoundStatic: 'No file at this path. This deployment serves static files only: see /api/v1 for the URLs it answers.',
+  /** The refusal of a query-parameter form on a static host that can match query strings (Netlify). */
+  queryNotAnswered: 'This deployment serves static files only and does not answer query parameters. Use the path forms listed at /api/v1.',
   methodNotAllowed: (method: string) => `Method ${method} is not allowed. This API is read-only: use GET, HEAD or OPTIONS.`,
   rateLimited: (limit: number, retryAfter: number) =>
     `Rate limit of ${limit} requests per minute exceeded. Retry in ${retryAfter} s.`,

@@ -1,40 +1,83 @@
 /**
  * Configuration for hosts that serve `dist/` as static files, derived from the endpoint
  * table (`src/api/endpoints.ts`): `_headers` / `_redirects` for hosts that read them
- * (Cloudflare, Netlify) and `serve.json` for `serve` (`npm run serve:static`). Every
- * endpoint with a static form gets its public paths (versioned and unversioned)
- * rewritten to its file, with the JSON content type, CORS and the cache life of its
- * policy. Nothing here lists an endpoint by hand.
+ * (Cloudflare Pages and Workers assets, Netlify) and `serve.json` for `serve`
+ * (`npm run serve:static`). Every endpoint with a static form gets its public paths
+ * (versioned and unversioned) rewritten to its file, with the JSON content type, CORS and
+ * a cache life. Nothing here lists an endpoint by hand.
+ *
+ * What each static host can do about the rest of `/api` (issue 10, rule 1):
+ * - an unknown path: Cloudflare Pages answers the nearest `404.html`, so a `static` build's
+ *   `api/404.html` holds a JSON not-found body, served by `_headers` as JSON with CORS;
+ *   `serve` has one HTML 404 page for the whole site (status 404, never 200).
+ * - query parameters: Cloudflare's `_redirects` and `serve.json` cannot match them, so a
+ *   query form gets the default file. Netlify's `_redirects` can: for a `static` build,
+ *   every query parameter of a static endpoint is refused with a JSON 400 there
+ *   (Cloudflare skips those lines, which have four fields, with a warning).
  */
-import { CACHE_POLICIES, ENDPOINTS, staticRewrites } from '../api/endpoints.ts';
+import { CACHE_POLICIES, ENDPOINTS, deploymentOf, runsFunction, staticRewrites } from '../api/endpoints.ts';
 import type { Endpoint } from '../api/endpoints.ts';
 import { JSON_TYPE } from '../api/http.ts';
-import { CACHE_VIEWS } from '../core/policy.ts';
+import { messages } from '../api/messages.ts';
+import { CACHE_ERROR, CACHE_VIEWS } from '../core/policy.ts';
+import type { DeployTarget } from '../core/policy.ts';
+import type { ErrorResponse } from '../core/schemas/responses.ts';
 import { API_PREFIX_UNVERSIONED } from '../core/urls.ts';
 import { VIEWS_DIR } from '../core/views/layout.ts';
+import type { MetaView } from '../core/views/layout.ts';
 
-/** The one cache policy of the static `/api` files (every table entry with a static form shares it). */
-function staticApiCacheControl(): string {
+/** Cloudflare Pages serves the nearest `404.html` up the folders of a missing path: this one covers `/api`. */
+export const API_NOT_FOUND_FILE = 'api/404.html';
+/** The JSON 400 a Netlify query rule answers with (static builds only). */
+export const API_QUERY_FILE = 'api/query-not-answered.json';
+
+/**
+ * The cache life of the static `/api` files. Where the function runs it answers `/api`
+ * itself and these headers serve only hosts without it; on a `static` build one header
+ * set covers a path's file and its 404 alike, so every answer gets the error's short life
+ * (the host's own CDN keeps the files until the next deploy anyway).
+ */
+function staticApiCacheControl(target: DeployTarget): string {
+  if (!runsFunction(target)) return CACHE_ERROR;
   const policies = new Set((ENDPOINTS as readonly Endpoint[]).filter((e) => e.static).map((e) => CACHE_POLICIES[e.cache]));
   if (policies.size !== 1) throw new Error('host-config: static endpoints with different cache policies need one header block each');
   return [...policies][0]!;
 }
 
-/** `_redirects`: every public path of a static endpoint -> its file, as a 200 rewrite. */
-export function redirects(): string {
-  return staticRewrites()
-    .map(({ from, to }) => `${from} ${to} 200\n`)
-    .join('');
+/**
+ * Netlify's query-parameter rules (`/path name=:value /file 400!`): every query parameter
+ * of every spelling of a static endpoint gets the JSON 400 instead of the default file.
+ */
+function queryRefusals(target: DeployTarget): string[] {
+  const lines: string[] = [];
+  for (const { from, endpoint } of staticRewrites(target)) for (const name of Object.keys(endpoint.query.shape)) lines.push(`${from} ${name}=:value /${API_QUERY_FILE} 400!\n`);
+  return lines;
 }
 
-/** `_headers`: JSON type, CORS and cache life for `/api/*`; the views a function reads get CORS and no stale life. */
-export function headers(): string {
+/**
+ * `_redirects`: every public path of a static endpoint -> its file, as a 200 rewrite. The
+ * fixed paths come first: Cloudflare matches those in constant time only above every rule
+ * with a placeholder (wrangler says so for each one below). A `static` build puts Netlify's
+ * query refusals above them all.
+ */
+export function redirects(target: DeployTarget): string {
+  const rules = staticRewrites(target);
+  const fixed = rules.filter((r) => !r.from.includes(':'));
+  const rewrites = [...fixed, ...rules.filter((r) => !fixed.includes(r))].map(({ from, to }) => `${from} ${to} 200\n`);
+  return [...(runsFunction(target) ? [] : queryRefusals(target)), ...rewrites].join('');
+}
+
+/**
+ * `_headers`: JSON type, CORS and cache life for `/api` and `/api/*` (Cloudflare's `/api/*`
+ * does not match `/api` itself); the views a function reads get CORS and no stale life.
+ */
+export function headers(target: DeployTarget): string {
+  const api = ['  Access-Control-Allow-Origin: *', `  Content-Type: ${JSON_TYPE}`, `  Cache-Control: ${staticApiCacheControl(target)}`, '  X-Content-Type-Options: nosniff'];
   return [
+    API_PREFIX_UNVERSIONED,
+    ...api,
     `${API_PREFIX_UNVERSIONED}/*`,
-    '  Access-Control-Allow-Origin: *',
-    `  Content-Type: ${JSON_TYPE}`,
-    `  Cache-Control: ${staticApiCacheControl()}`,
-    '  X-Content-Type-Options: nosniff',
+    ...api,
     `/${VIEWS_DIR}/*`,
     '  Access-Control-Allow-Origin: *',
     `  Cache-Control: ${CACHE_VIEWS}`,
@@ -47,18 +90,18 @@ export function headers(): string {
  * rewrites and headers; clean URLs so folders answer with their `index.html`, and no
  * directory listings.
  */
-export function serveJson(): string {
+export function serveJson(target: DeployTarget): string {
   const config = {
     cleanUrls: true,
     directoryListing: false,
-    rewrites: serveRewrites(),
+    rewrites: serveRewrites(target),
     headers: [
       {
         source: `${API_PREFIX_UNVERSIONED.slice(1)}/**`,
         headers: [
           { key: 'Access-Control-Allow-Origin', value: '*' },
           { key: 'Content-Type', value: JSON_TYPE },
-          { key: 'Cache-Control', value: staticApiCacheControl() },
+          { key: 'Cache-Control', value: staticApiCacheControl(target) },
           { key: 'X-Content-Type-Options', value: 'nosniff' },
         ],
       },
@@ -79,15 +122,25 @@ export function serveJson(): string {
  * `company/x.json` would match `company/:slug` once more: every other spelling goes to
  * the versioned path first, and only that one to the file.
  */
-function serveRewrites(): { source: string; destination: string }[] {
-  return staticRewrites().map(({ from, to, canonical }) => ({ source: from, destination: from === canonical ? to : canonical }));
+function serveRewrites(target: DeployTarget): { source: string; destination: string }[] {
+  return staticRewrites(target).map(({ from, to, canonical }) => ({ source: from, destination: from === canonical ? to : canonical }));
 }
 
-/** Every host file of the build, by its path under `dist/`. */
-export function hostFiles(): [string, string][] {
+const errorFile = (body: ErrorResponse): string => `${JSON.stringify(body)}\n`;
+
+/** Every host file of the build, by its path under `dist/`, for the deployment the build's index describes. */
+export function hostFiles(meta: Pick<MetaView, 'index'>): [string, string][] {
+  const target = deploymentOf(meta.index);
   return [
-    ['_headers', headers()],
-    ['_redirects', redirects()],
-    ['serve.json', serveJson()],
+    ['_headers', headers(target)],
+    ['_redirects', redirects(target)],
+    ['serve.json', serveJson(target)],
+    // Where the function runs it answers every /api path itself: no error files.
+    ...(runsFunction(target)
+      ? []
+      : ([
+          [API_NOT_FOUND_FILE, errorFile({ error: 'not_found', message: messages.notFoundStatic })],
+          [API_QUERY_FILE, errorFile({ error: 'bad_request', message: messages.queryNotAnswered })],
+        ] as [string, string][])),
   ];
 }

@@ -5,7 +5,7 @@
  * data (meta.examples), so every example URL answers. Pure: data in, document out.
  */
 import { z } from 'zod';
-import { ALL_ENDPOINTS, exampleUrl, examplesOf, versionedPath } from '../api/endpoints.ts';
+import { ALL_ENDPOINTS, STATIC_NOTE, deploymentOf, exampleUrl, examplesOf, runsFunction, servedEndpoints, versionedPath } from '../api/endpoints.ts';
 import type { Endpoint, ErrorStatus } from '../api/endpoints.ts';
 import { messages } from '../api/messages.ts';
 import { LIMITS, RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
@@ -110,16 +110,19 @@ function paramDocs(meta: MetaView, schema: ZodObject, where: 'path' | 'query', e
 export function endpointDocs(meta: MetaView): EndpointDoc[] {
   const examples = exampleValues(meta);
   const urls = siteUrls(meta.siteUrl);
-  return TABLE.map((e) => ({
+  // A static deployment documents what its files answer: the endpoints with a static form, path parameters only.
+  const target = deploymentOf(meta.index);
+  const query = runsFunction(target);
+  return servedEndpoints(target).map((e) => ({
     operationId: e.id,
     method: e.method,
     path: versionedPath(e),
     summary: e.summary,
-    description: e.description,
-    parameters: [...(e.pathParams ? paramDocs(meta, e.pathParams, 'path', examples) : []), ...paramDocs(meta, e.query, 'query', examples)],
+    description: query ? e.description : `${e.summary}, in its default form only (this deployment answers no query parameters).`,
+    parameters: [...(e.pathParams ? paramDocs(meta, e.pathParams, 'path', examples) : []), ...(query ? paramDocs(meta, e.query, 'query', examples) : [])],
     response: e.response ? idOf(e.response) : null,
-    errors: [...e.errors],
-    exampleUrl: exampleUrl(urls, e, examplesOf(meta)),
+    errors: query ? [...e.errors] : e.errors.filter((s) => s === 404),
+    exampleUrl: exampleUrl(urls, e, examplesOf(meta), target),
   }));
 }
 
@@ -328,13 +331,21 @@ export function openApiDocument(meta: MetaView): Record<string, unknown> {
         `${meta.index.description}\n\n` +
         `Dataset ${meta.month}, last updated ${meta.lastUpdated}; methodology version ${meta.methodology.version} (${meta.methodology.url}). ` +
         `Only GET (and HEAD, OPTIONS) exists; no authentication; CORS is open. \`/api/...\` and \`/api/v1/...\` are equivalent: pin \`/api/v1\`. ` +
-        `A query parameter given empty counts as absent; a typo of a parameter name is a 400; other unknown parameters are ignored. ` +
+        (runsFunction(deploymentOf(meta.index))
+          ? `A query parameter given empty counts as absent; a typo of a parameter name is a 400; other unknown parameters are ignored. `
+          : `${STATIC_NOTE} `) +
         `Please credit "${meta.name}" with a link to ${site}/.`,
       contact: { name: meta.name, url: `${site}/api-docs/` },
       license: meta.index.license ? { name: meta.index.license.name, url: meta.index.license.url } : undefined,
     },
-    // A public API: every server is for everyone.
-    servers: [{ url: site, 'x-internal': false }],
+    // A public API: every server is for everyone. First the origin that serves this document
+    // (OpenAPI 3.1 §4.8.5: a relative URL resolves against the document's own location), so the
+    // paths are right on any host it is served from (a local preview on another port, a second
+    // domain); then the canonical deployment the build was made for (SITE_URL).
+    servers: [
+      { url: '/', description: 'The origin serving this document: production, or a local preview.', 'x-internal': false },
+      { url: site, description: 'The production deployment the build was made for (its SITE_URL).', 'x-internal': false },
+    ],
     tags: TAGS.map((t) => ({ name: t.name, description: t.description })),
     externalDocs: { description: 'Human documentation and methodology', url: `${site}/api-docs/` },
     paths,

@@ -9,7 +9,8 @@ import { universes, type MonthResult } from '../core/score.ts';
 import { compareKeys } from '../core/text.ts';
 import { boardViews, companyViews, metaView, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type CompanyView } from '../core/views/layout.ts';
-import { apiDescription } from '../api/endpoints.ts';
+import { apiDescriptionFor } from '../api/endpoints.ts';
+import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
 import { writeStaticFiles } from './static-files.ts';
 import { buildSearchIndex } from '../core/search/index.ts';
 import { openApiDocument } from './openapi.ts';
@@ -36,6 +37,8 @@ export interface BuildOptions {
   /** null disables the incremental cache. */
   cacheDir: string | null;
   siteUrl: string;
+  /** Where the output is deployed (EVI_DEPLOY): `static` advertises only what files answer. Default `node`. */
+  deploy?: DeployTarget;
   /** Seconds since the epoch (SOURCE_DATE_EPOCH): fixes `lastUpdated`. */
   sourceDateEpoch?: number;
   /** Build the Astro pages too (the docs, profiles and llms.txt). */
@@ -154,7 +157,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       release: release.health,
       released: Object.fromEntries(ledger.months.map((e) => [e.month, e.published])),
     };
-    const meta = metaView(input, apiDescription);
+    const deploy = opts.deploy ?? DEFAULT_DEPLOY;
+    const meta = metaView(input, apiDescriptionFor(deploy));
 
     log('Writing views');
     const downloads = new JsonWriter(json);
@@ -198,7 +202,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
     api.write('api/v1/openapi.json', openApiDocument(meta));
     await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
-    for (const [path, text] of hostFiles()) api.writeText(path, text);
+    for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
     report.output = { files: views.files + api.files + downloads.files, bytes: views.bytes + api.bytes + downloads.bytes };
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).

@@ -4,7 +4,7 @@
  * the function serve the same bytes for the same URL.
  */
 import { createHandler } from '../api/index.ts';
-import { staticFiles } from '../api/endpoints.ts';
+import { deploymentOf, staticFiles } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
 import { FsStore } from '../adapters/node/fs-store.ts';
 import type { JsonWriter } from './write-json.ts';
@@ -12,8 +12,8 @@ import type { JsonWriter } from './write-json.ts';
 export async function writeStaticFiles(out: JsonWriter, root: string, meta: MetaView, slugs: Iterable<string>): Promise<number> {
   const handle = createHandler(new FsStore(root), { log: (line) => console.error(line) });
   let written = 0;
-  for (const file of staticFiles({ meta, slugs })) {
-    if (file.endpoint.static?.from !== 'handler') continue;
+  for (const file of staticFiles({ meta, slugs }, deploymentOf(meta.index))) {
+    if (file.endpoint.static?.from === 'build') continue;
     const res = await handle(new Request(file.url));
     // A default form without data (a company with no ranked country) has no file: the function answers 404.
     if (res.status === 404) continue;

@@ -14,4 +14,16 @@ describe('previewJson', () => {
     expect(omitted).toBe(0);
     expect(text).toBe(JSON.stringify(value, null, 2));
   });
+
+  it('writes what fits in the width on one line, and never a cut array', () => {
+    const { text } = previewJson({ evidence: { named: 3, asked: 4 }, list: [1, 2, 3], long: { text: 'x'.repeat(40) } }, 2, 40);
+    expect(text).toBe(`{\n  "evidence": { "named": 3, "asked": 4 },\n  "list": [\n    1,\n    2\n    // … 1 more item\n  ],\n  "long": {\n    "text": "${'x'.repeat(40)}"\n  }\n}`);
+  });
+
+  it('cuts maps (keys that are data) like arrays, and long texts, and says so', () => {
+    const { text, omitted, cutTexts } = previewJson({ themes: { 'Work-Life Balance': 1, Culture: 2, Leadership: 3 }, summary: 'abcdefgh' }, 2, 0, 5);
+    expect(omitted).toBe(1);
+    expect(cutTexts).toBe(1);
+    expect(text).toBe('{\n  "themes": {\n    "Work-Life Balance": 1,\n    "Culture": 2\n    // … 1 more entry\n  },\n  "summary": "abcde…"\n}');
+  });
 });

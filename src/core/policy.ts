@@ -19,6 +19,15 @@ export const LIMITS = {
   searchQuery: 100,
 } as const;
 
+/**
+ * Where a build's output is deployed (`EVI_DEPLOY`, default `node`): every target but
+ * `static` runs the function (query parameters, search, compare, month URLs); `static`
+ * is files only, and the build then advertises only what files can answer.
+ */
+export const DEPLOY_TARGETS = ['node', 'worker', 'pages', 'nginx', 'static'] as const;
+export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
+export const DEFAULT_DEPLOY: DeployTarget = 'node';
+
 /** service-spec §8: requests per minute per client address. */
 export const RATE_LIMIT_PER_MINUTE = 60;
 

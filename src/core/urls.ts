@@ -8,6 +8,13 @@
 export const API_PREFIX = '/api/v1';
 /** The unversioned prefix, equivalent to {@link API_PREFIX}. */
 export const API_PREFIX_UNVERSIONED = '/api';
+/**
+ * The HTML search results page: the search form's target without JavaScript. The handler
+ * answers it where a function runs (the Node server, the Worker); a static host serves its page.
+ */
+export const SEARCH_PAGE_PATH = '/search';
+/** Whether a request path is the search results page (with or without its trailing slash). */
+export const isSearchPage = (path: string): boolean => path === SEARCH_PAGE_PATH || path === `${SEARCH_PAGE_PATH}/`;
 
 /** A list value is written comma-separated (compare's `companies`), each item percent-encoded. */
 export type QueryValue = string | number | readonly string[] | null | undefined;

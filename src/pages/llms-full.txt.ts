@@ -7,6 +7,7 @@
 import type { APIRoute } from 'astro';
 import { apiGet, meta } from '../components/site-data.ts';
 import { endpointDocs, errorExamples } from '../build/openapi.ts';
+import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -19,6 +20,7 @@ const excerpt = (body: unknown, max = 1500) => {
 
 export async function llmsFullTxt(m: MetaView): Promise<string> {
   const site = m.siteUrl;
+  const full = runsFunction(deploymentOf(m.index));
   const out: string[] = [
     `# ${m.name}: full documentation`,
     '',
@@ -27,6 +29,7 @@ export async function llmsFullTxt(m: MetaView): Promise<string> {
     `Dataset ${m.month} (last updated ${m.lastUpdated}); months ${m.months.join(', ')}. ${m.totalCompanies} companies, ${m.industries.length} industries, ${m.countries.length} countries.`,
     `Read-only JSON over HTTP GET (HEAD and OPTIONS too), no key, CORS open. Base URL ${m.index.links.self}; \`/api/...\` equals \`/api/v1/...\`. ${m.index.rateLimit ?? ''}`.trim(),
     m.index.citation ? `License: ${m.index.license?.name} (${m.index.license?.url}). Cite as: ${m.index.citation}` : '',
+    ...(full ? [] : ['', `**Static deployment.** ${m.index.deployment!.note}`]),
     '',
     '## Methodology',
     '',
@@ -75,11 +78,13 @@ export async function llmsFullTxt(m: MetaView): Promise<string> {
     '',
     '## Versions, permanent URLs, downloads, changes',
     '',
-    `- Pin \`/api/v1\`. Every month-dependent endpoint takes \`month=YYYY-MM\` and also answers at \`/api/v1/months/{month}/...\` (immutable, cacheable for a year); current answers carry \`Link: <...>; rel="canonical"\` to that copy.`,
+    full
+      ? `- Pin \`/api/v1\`. Every month-dependent endpoint takes \`month=YYYY-MM\` and also answers at \`/api/v1/months/{month}/...\` (immutable, cacheable for a year); current answers carry \`Link: <...>; rel="canonical"\` to that copy.`
+      : `- Pin \`/api/v1\`. Past months and the month-addressed URLs need the function; on this static deployment they are in the bulk downloads below.`,
     `- Bulk downloads (CSV and NDJSON, gzip, with SHA-256 manifests): ${m.index.links.downloads ?? `${site}/downloads/manifest.json`}`,
     `- Releases and corrections: ${m.index.links.changelog ?? `${site}/api/v1/changelog`} and the Atom feed ${m.index.links.feed ?? `${site}/feed.xml`}.`,
     `- OpenAPI 3.1: ${m.index.openapi ?? `${site}/api/v1/openapi.json`}; short overview: ${site}/llms.txt; human docs: ${site}/api-docs/.`,
-    `- MCP: POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio.`,
+    ...(full ? [`- MCP: POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio.`] : []),
     '',
   );
   return out.join('\n');

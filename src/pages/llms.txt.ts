@@ -5,12 +5,14 @@
 import type { APIRoute } from 'astro';
 import { meta } from '../components/site-data.ts';
 import { endpointDocs } from '../build/openapi.ts';
+import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function llmsTxt(m: MetaView): string {
   const site = m.siteUrl;
+  const full = runsFunction(deploymentOf(m.index));
   const link = (name: string, url: string, note: string) => `- [${name}](${url}): ${oneLine(note)}`;
   const lines = [
     `# ${m.name}`,
@@ -23,8 +25,12 @@ export function llmsTxt(m: MetaView): string {
     '',
     m.index.citation ? `License: ${m.index.license?.name} (${m.index.license?.url}). Cite as: ${m.index.citation}` : `Please credit "${m.name}" with a link to ${site}/.`,
     '',
-    `MCP (Model Context Protocol): POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio; one read-only tool per endpoint (search_companies, get_company, get_rankings, get_leaders, compare_companies, get_index, get_health, get_changelog).`,
-    '',
+    ...(full
+      ? [
+          `MCP (Model Context Protocol): POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio; one read-only tool per endpoint (search_companies, get_company, get_rankings, get_leaders, compare_companies, get_index, get_health, get_changelog).`,
+          '',
+        ]
+      : [`Static deployment: ${m.index.deployment!.note}`, '']),
     `Countries (code or name): ${m.countries.map((c) => `${c.code} ${c.name}`).join('; ')}.`,
     '',
     `Industries (name or slug): ${m.industries.map((i) => `${i.name} (${i.slug})`).join('; ')}.`,

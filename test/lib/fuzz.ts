@@ -1,5 +1,5 @@
 /**
- * A seeded request fuzzer for the Node server: every endpoint and parameter with valid,
+ * A seeded request fuzzer for the Node server and the Worker: every endpoint and parameter with valid,
  * edge and hostile values, odd methods and headers, and raw malformed requests, all sent
  * over raw sockets so that nothing is cleaned up on the way. The same seed gives the same
  * requests. Used by `test/fuzz.test.ts` (a bounded count) and `scripts/fuzz.ts` (a long run).
@@ -168,6 +168,30 @@ export function fuzzRequests(seed: number, count: number, meta: MetaView): FuzzR
   return out;
 }
 
+/** The methods workerd's HTTP server parses (others it answers 501 itself) and a Worker can receive (not CONNECT). */
+const WORKER_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PURGE', 'PROPFIND']);
+
+/**
+ * Whether a request is one Cloudflare's edge hands to a Worker: well formed (not one of the
+ * raw malformed ones), a method the runtime parses other than CONNECT, and a valid Host. The
+ * others are refused by the runtime before any Worker code runs (locally workerd answers them
+ * 400, 500 or 501 itself: "Incoming CONNECT on a worker not supported", "invalid hostname"),
+ * so the Worker's fuzz run sends only these.
+ */
+export function reachesWorker(r: FuzzRequest): boolean {
+  if (!r.method || !WORKER_METHODS.has(r.method)) return false;
+  const host = /\r\nHost: ([^\r]*)\r\n/.exec(r.bytes)?.[1];
+  if (host === undefined) return false;
+  // RFC 9110 §7.2: host [":" port], ASCII; no path, user or query smuggled in.
+  if (!/^[\x21-\x7e]+$/.test(host)) return false;
+  try {
+    const url = new URL(`http://${host}/`);
+    return url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
 export interface FuzzReport {
   sent: number;
   statuses: Record<string, number>;
@@ -214,7 +238,23 @@ export function leaks(body: string, secrets: readonly string[]): string | null {
  * a status line (the server always answers), no 5xx, every `/api` body JSON (when a body is
  * allowed), no stack or machine path in any body.
  */
-export async function runFuzz(port: number, requests: FuzzRequest[], options: { concurrency?: number; secrets?: string[] } = {}): Promise<FuzzReport> {
+export async function runFuzz(port: number, requests: FuzzRequest[], options: { concurrency?: number; secrets?: string[]; normalisePath?: boolean } = {}): Promise<FuzzReport> {
+  /**
+   * Whether a request is for /api. With `normalisePath`, by the path the runtime hands over after
+   * removing dot segments (workerd and Cloudflare's edge turn `/api/../v1/health` and
+   * `/api/%2e%2e/x` into `/v1/health` and `/x`: not /api paths); else by the path as sent.
+   */
+  const isApi = (path: string): boolean => {
+    let p = path;
+    if (options.normalisePath) {
+      try {
+        p = new URL(path, 'http://host').pathname;
+      } catch {
+        // as sent
+      }
+    }
+    return /^\/api(\/|\?|$)/.test(p);
+  };
   const report: FuzzReport = { sent: 0, statuses: {}, failures: [], slowestMs: 0, slow: [] };
   let next = 0;
   const worker = async () => {
@@ -244,7 +284,7 @@ export async function runFuzz(port: number, requests: FuzzRequest[], options: { 
       }
       const leak = leaks(body, options.secrets ?? []);
       if (leak) fail(`the body shows ${leak}`);
-      const api = request.path !== undefined && /^\/api(\/|\?|$)/.test(request.path);
+      const api = request.path !== undefined && isApi(request.path);
       if ((api || answer.headers['content-type']?.startsWith('application/json')) ) {
         try {
           JSON.parse(body);

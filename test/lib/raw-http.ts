@@ -26,12 +26,17 @@ export function rawExchange(port: number, request: string | Buffer, timeoutMs = 
     };
     const timer = setTimeout(done, timeoutMs);
     socket.on('connect', () => socket.write(request));
+    const head = (typeof request === 'string' ? request : request.toString('latin1')).startsWith('HEAD ');
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
-      // A keep-alive answer is whole once Content-Length bytes of body have arrived.
+      // A keep-alive answer is whole once Content-Length bytes of body have arrived, at its last
+      // chunk, or with its headers when it has no body (HEAD, 204, 304).
       const answer = parseAnswer(Buffer.concat(chunks).toString('latin1'));
+      if (answer.status < 200 || !answer.text.includes('\r\n\r\n')) return;
       const length = answer.headers['content-length'];
-      if (answer.status >= 200 && length !== undefined && /^\d+$/.test(length) && Buffer.byteLength(answer.body, 'latin1') >= Number(length) && answer.text.includes('\r\n\r\n')) done();
+      const bodyless = head || answer.status === 204 || answer.status === 304;
+      const chunked = answer.headers['transfer-encoding']?.includes('chunked') === true;
+      if (bodyless || (length !== undefined && /^\d+$/.test(length) && Buffer.byteLength(answer.body, 'latin1') >= Number(length)) || (chunked && answer.body.endsWith('0\r\n\r\n'))) done();
     });
     socket.on('end', done);
     socket.on('close', done);

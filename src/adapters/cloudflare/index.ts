@@ -1,9 +1,9 @@
 /**
  * The Cloudflare Worker: the same handler as the Node server, over the static
- * assets of `dist/`. wrangler.toml routes `/api` and `/api/*` here first; every
- * other path is an asset.
+ * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
+ * results page `/search/` here first; every other path is an asset.
  */
-import { createHandler } from '../../api/index.ts';
+import { createHandler, isSearchPage } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
@@ -22,7 +22,7 @@ export default {
     const url = new URL(request.url);
     const { pathname } = url;
     const isMcp = pathname === MCP_PATH;
-    if (!isMcp && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
+    if (!isMcp && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
     if (!handler || boundTo !== env.ASSETS) {
       handler = createHandler(new AssetsStore(env.ASSETS));
       boundTo = env.ASSETS;

@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
-import { ApiError, RateLimiter, createApi, errorAnswer, messages, requestLogLine, toResponse } from '../../api/index.ts';
+import { ApiError, RateLimiter, createApi, errorAnswer, isSearchPage, messages, requestLogLine, toResponse } from '../../api/index.ts';
 import type { Answer, ApiOptions } from '../../api/index.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import { compressBody } from './compress.ts';
@@ -244,6 +244,8 @@ export function createServer(options: ServerOptions): Server {
       writeError(res, methodNotAllowed(method), { Allow: 'GET, HEAD, OPTIONS' });
       return;
     }
+    // The search results page is the handler's too (an HTML page, rate limited like /api).
+    if (isSearchPage(pathname) && (method === 'GET' || method === 'HEAD')) return answerApi(req, res, method);
     logOnClose(req, res);
     if (pathname === '*') {
       res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS' });
@@ -255,7 +257,7 @@ export function createServer(options: ServerOptions): Server {
       writeError(res, new ApiError(404, 'not_found', messages.notFoundPath(pathname)));
       return;
     }
-    if (pathname === MCP_PATH) return void bridge(req, res);
+    if (pathname === MCP_PATH || isSearchPage(pathname)) return void bridge(req, res);
     releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {
       logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();

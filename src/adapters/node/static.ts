@@ -51,7 +51,7 @@ const MEMORY_LIMIT = 512 * 1024;
  * (for static hosts) would bypass the rate limit.
  */
 const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', 'api']);
-/** The views the pages themselves fetch (the search box: its index, and the rankings its options show). */
+/** The views the pages themselves fetch: the search box's index and the rankings its options show. */
 const PUBLIC_VIEWS = new Set(['views/search-index.json', 'views/search-rankings.json']);
 
 /**

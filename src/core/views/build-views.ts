@@ -297,6 +297,7 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
       llmsTxt: urls.llmsTxt,
       openapi: urls.openapi,
       endpoints: api.endpoints(),
+      ...(api.deployment ? { deployment: api.deployment } : {}),
     },
     health: {
       status: 'ok',

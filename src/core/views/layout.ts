@@ -156,4 +156,6 @@ export interface SearchRankingsView {
 export interface ApiDescription {
   links: (urls: SiteUrls, examples: MetaView['examples'], month: string) => IndexResponse['links'];
   endpoints: () => Record<string, string>;
+  /** The index's `deployment`, for a deployment without the function. */
+  deployment?: IndexResponse['deployment'];
 }

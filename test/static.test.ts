@@ -1,0 +1,233 @@
+/**
+ * A pure static host: a static-target build (`EVI_DEPLOY=static`) of the hand-made fixture,
+ * served by `npm run serve:static` (serve with the generated serve.json) as a user runs it.
+ * Every URL the build advertises (index links and endpoints, llms.txt, llms-full.txt, the
+ * OpenAPI examples) answers exactly what the function answers for it; the rest of /api is
+ * never a 200 and never HTML labelled as JSON; the documents say plainly what is not answered.
+ * Then the same build on Cloudflare Pages' static serving (wrangler pages dev), where an
+ * unknown /api path gets the build's JSON 404.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandler } from '../src/api/index.ts';
+import { STATIC_NOTE } from '../src/api/endpoints.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { ErrorResponseSchema, IndexResponseSchema } from '../src/core/schemas/responses.ts';
+import type { IndexResponse } from '../src/core/schemas/responses.ts';
+import { freePort, startCommand, startPreview } from './lib/preview.ts';
+import type { Preview } from './lib/preview.ts';
+
+const root = resolve(import.meta.dirname, '..');
+// Inside the project: Astro keeps a build's server chunks under the working directory.
+const work = join(root, '.cache', `static-test-${process.pid}`);
+const dist = join(work, 'dist');
+let site: Preview;
+let origin: string;
+let index: IndexResponse;
+
+function build(siteUrl: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn('npx', ['tsx', 'scripts/build.ts'], {
+      cwd: root,
+      env: { ...process.env, EVI_DEPLOY: 'static', EVI_DATA_DIR: 'test/fixtures/basic', EVI_OUT_DIR: dist, EVI_CACHE_DIR: 'off', SITE_URL: siteUrl, SOURCE_DATE_EPOCH: '1790000000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    child.stdout.on('data', (b: Buffer) => (log += b));
+    child.stderr.on('data', (b: Buffer) => (log += b));
+    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`static build failed (exit ${code}):\n${log.slice(-3000)}`))));
+  });
+}
+
+beforeAll(async () => {
+  // The build's absolute links name the origin serve:static will listen on.
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  await build(origin);
+  site = await startPreview('serve:static', dist, '/api/v1', port);
+  index = IndexResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/v1/index.json'), 'utf8')));
+}, 600_000);
+
+afterAll(async () => {
+  await site?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The function's own answer to a URL, over the same files: what a static host must equal. */
+const handler = () => createHandler(new FsStore(dist), { log: () => {} });
+
+/** Every absolute URL of this origin in a text. */
+const urlsIn = (text: string) => [...new Set([...text.matchAll(/https?:\/\/[^\s)<>"'`]+/g)].map((m) => m[0].replace(/[.,;:]+$/, '')))].filter((u) => u.startsWith(origin));
+
+async function answersLikeTheFunction(url: string): Promise<void> {
+  const res = await fetch(url);
+  const text = await res.text();
+  expect(res.status, url).toBe(200);
+  const path = new URL(url).pathname;
+  if (!/^\/api(\/|$)/.test(path)) return;
+  expect(res.headers.get('content-type'), url).toBe('application/json; charset=utf-8');
+  expect(res.headers.get('access-control-allow-origin'), url).toBe('*');
+  const fn = await handler()(new Request(url));
+  expect(fn.status, url).toBe(200);
+  expect(JSON.parse(text), url).toEqual(JSON.parse(await fn.text()));
+}
+
+describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
+  it('the index says what this deployment answers: path forms only, no search or compare', () => {
+    expect(index.deployment).toEqual({ target: 'static', queryParameters: false, note: STATIC_NOTE });
+    expect(index.links.search).toBeUndefined();
+    expect(index.links.compare).toBeUndefined();
+    for (const [key, url] of Object.entries(index.links)) {
+      expect(url, key).not.toContain('?');
+      expect(url.startsWith(origin), key).toBe(true);
+    }
+    const endpoints = Object.keys(index.endpoints ?? {});
+    expect(endpoints.some((e) => /search|compare/.test(e))).toBe(false);
+    // The current month's permanent URLs, which every answer names in its permalink, are files too.
+    expect(endpoints).toContain('GET /api/v1/months/{month}/company/{slug}');
+  });
+
+  it('every URL the index links answers what the function answers', async () => {
+    for (const url of Object.values(index.links)) await answersLikeTheFunction(url);
+    // The endpoints without a placeholder, by their path.
+    for (const key of Object.keys(index.endpoints ?? {})) {
+      const path = key.replace(/^GET /, '');
+      if (!path.includes('{')) await answersLikeTheFunction(`${origin}${path}`);
+    }
+  });
+
+  it('every URL of llms.txt, llms-full.txt and the OpenAPI examples answers what the function answers', async () => {
+    const llms = await (await fetch(`${origin}/llms.txt`)).text();
+    const full = await (await fetch(`${origin}/llms-full.txt`)).text();
+    expect(llms).toContain(STATIC_NOTE);
+    expect(full).toContain(STATIC_NOTE);
+    const openapi = (await (await fetch(`${origin}/api/v1/openapi.json`)).json()) as { paths: Record<string, { get: { description: string; parameters: unknown[] } }> };
+    expect(Object.keys(openapi.paths).some((p) => /search|compare/.test(p))).toBe(false);
+    for (const op of Object.values(openapi.paths)) expect(op.get.parameters).toEqual([]);
+    const urls = [...urlsIn(llms), ...urlsIn(full), ...Object.values(openapi.paths).flatMap((op) => urlsIn(op.get.description))];
+    expect(urls.length).toBeGreaterThan(10);
+    for (const url of new Set(urls)) {
+      expect(url, 'a static deployment advertises no query form').not.toMatch(/\/api\/[^?]*\?/);
+      await answersLikeTheFunction(url);
+    }
+  });
+
+  it('the permalink of every static answer answers the same data (the current month’s files)', async () => {
+    for (const url of [index.links.company, index.links.rankings, index.links.leaders]) {
+      const body = (await (await fetch(url)).json()) as { permalink?: string };
+      expect(body.permalink, url).toBeDefined();
+      await answersLikeTheFunction(body.permalink!);
+    }
+  });
+
+  it('every /api link of every page answers what the function answers (no query form linked)', async () => {
+    const hrefs = new Set<string>();
+    for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.html')) continue;
+      for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/href="([^"]*)"/g)) {
+        const url = new URL(m[1]!.replace(/&amp;/g, '&'), origin);
+        if (url.origin === origin && /^\/api(\/|$)/.test(url.pathname)) hrefs.add(url.href);
+      }
+    }
+    expect(hrefs.size).toBeGreaterThan(5);
+    for (const url of hrefs) await answersLikeTheFunction(url);
+  });
+
+  it('the docs page says plainly that query parameters are not answered', async () => {
+    const docs = await (await fetch(`${origin}/api-docs/`)).text();
+    expect(docs).toContain('Static deployment.');
+    expect(docs).toContain('query parameters are not answered');
+  });
+
+  it('every spelling of an advertised path (unversioned, trailing slash) answers the same bytes', async () => {
+    for (const url of [index.links.self, index.links.health, index.links.company, index.links.leaders]) {
+      const expected = await (await fetch(url)).text();
+      const path = new URL(url).pathname;
+      for (const spelling of [`${path}/`, path.replace('/api/v1', '/api'), `${path.replace('/api/v1', '/api')}/`]) {
+        const res = await fetch(`${origin}${spelling}`);
+        expect(res.status, spelling).toBe(200);
+        expect(await res.text(), spelling).toBe(expected);
+      }
+    }
+  });
+
+  it('an /api path without a file is a 404, never a 200 and never HTML labelled as JSON', async () => {
+    for (const path of ['/api/v1/search?q=a', '/api/v1/compare', '/api/v1/nope', '/api/v2', '/api/v1/company/no-such-company', '/api/v1/months/1999-01/rankings', '/api/v1/rankings/nope/us']) {
+      const res = await fetch(`${origin}${path}`);
+      const text = await res.text();
+      expect(res.status, path).toBe(404);
+      const type = res.headers.get('content-type') ?? '';
+      // serve has one 404 page for the whole site (serve.json cannot name one per folder): HTML, labelled HTML.
+      if (type.startsWith('application/json')) ErrorResponseSchema.parse(JSON.parse(text));
+      else expect(type, path).toMatch(/^text\/html/);
+      // Asked for JSON, serve answers its own JSON error.
+      const json = await fetch(`${origin}${path}`, { headers: { accept: 'application/json' } });
+      expect(json.status).toBe(404);
+      expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      JSON.parse(await json.text());
+    }
+  });
+
+  it('the host files: a JSON 404 page for /api (Cloudflare Pages), Netlify query refusals, JSON headers on /api', () => {
+    const notFound = ErrorResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/404.html'), 'utf8')));
+    expect(notFound.error).toBe('not_found');
+    const refusal = ErrorResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/query-not-answered.json'), 'utf8')));
+    expect(refusal.error).toBe('bad_request');
+    const redirects = readFileSync(join(dist, '_redirects'), 'utf8').split('\n');
+    // Netlify matches query parameters; each refusal comes before the rewrite of its path.
+    const refusalAt = redirects.indexOf('/api/v1/rankings country=:value /api/query-not-answered.json 400!');
+    expect(refusalAt).toBeGreaterThanOrEqual(0);
+    expect(refusalAt).toBeLessThan(redirects.indexOf('/api/v1/rankings /api/v1/rankings.json 200'));
+    const headers = readFileSync(join(dist, '_headers'), 'utf8');
+    expect(headers).toMatch(/^\/api\n {2}Access-Control-Allow-Origin: \*\n {2}Content-Type: application\/json; charset=utf-8\n {2}Cache-Control: public, max-age=60$/m);
+  });
+});
+
+describe('Cloudflare Pages without the function (wrangler pages dev over the same static build)', () => {
+  let pages: Preview;
+  beforeAll(async () => {
+    // A Pages project folder of its own (package.json, wrangler.toml): wrangler would otherwise take
+    // the Worker's wrangler.toml at the root. Its one function only passes every request on to
+    // Pages' static serving (with no function at all, wrangler finds that root file from its own
+    // template); the answers below are the static files', _headers' and _redirects'.
+    const project = join(work, 'pages');
+    mkdirSync(join(project, 'functions'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{ "private": true }\n');
+    writeFileSync(join(project, 'wrangler.toml'), 'name = "evi-static-test"\npages_build_output_dir = "dist"\ncompatibility_date = "2026-04-20"\n');
+    writeFileSync(join(project, 'functions', '_middleware.js'), 'export const onRequest = (context) => context.next();\n');
+    symlinkSync(realpathSync(dist), join(project, 'dist'));
+    const port = await freePort();
+    const wrangler = join(root, 'node_modules', '.bin', 'wrangler');
+    const env = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
+    pages = await startCommand(wrangler, ['pages', 'dev', 'dist', '--ip', '127.0.0.1', '--port', String(port), '--show-interactive-dev-session=false'], { cwd: project, env }, port, '/api/v1');
+  }, 120_000);
+  afterAll(async () => {
+    await pages?.close();
+  });
+
+  it('advertised URLs answer the function’s bytes, as JSON with CORS', async () => {
+    for (const url of Object.values(index.links)) {
+      const path = new URL(url).pathname;
+      if (!/^\/api(\/|$)/.test(path)) continue;
+      const res = await fetch(`${pages.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(await res.json(), path).toEqual(await (await handler()(new Request(url))).json());
+    }
+  });
+
+  it('an /api path without a file gets the JSON 404 with CORS, never HTML, never kept long', async () => {
+    for (const path of ['/api/v1/search?q=a', '/api/v1/compare', '/api/v1/nope', '/api/v2', '/api/v1/company/no-such-company', '/api/v1/months/1999-01/rankings']) {
+      const res = await fetch(`${pages.url}${path}`);
+      const text = await res.text();
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+      expect(res.headers.get('cache-control'), path).toMatch(/^(no-store|public, max-age=60)$/);
+      expect(ErrorResponseSchema.parse(JSON.parse(text)).error, path).toBe('not_found');
+    }
+  });
+});
