@@ -1,16 +1,24 @@
 /**
- * npm run bench:serve [-- --write]: throughput of the Node server against `serve`
- * on loopback (autocannon), and in-process handler latency of every endpoint.
- * Needs a built dist/ (npm run build). `--write` replaces the `## Serve (bench:serve)`
- * section of BENCHMARKS.md. Environment: DIST_DIR (dist), BENCH_DURATION (s, 10),
- * BENCH_CONNECTIONS (32), BENCH_RUNS (latency passes, best kept; 3).
+ * npm run bench:serve [-- --write] [-- --soak]: throughput of the Node server for every
+ * function endpoint beside Debian's nginx serving a static file of the same size (the
+ * same bytes the Node server sends), in the same run, with the request log on, the
+ * rate limit on and `Accept-Encoding: gzip, br`; `serve` on one static file; and the
+ * in-process handler latency of every endpoint. `--soak`: the Node server's RSS over a
+ * 60 s load of 50 connections over 5,000 distinct URLs. Load by wrk (/usr/bin/wrk),
+ * else autocannon. Needs a built dist/ (npm run build). `--write` replaces the
+ * `## Serve (bench:serve)` section of BENCHMARKS.md (or, with --soak, its soak part).
+ * Environment: DIST_DIR (dist), BENCH_DURATION (s per load, 8), BENCH_CONNECTIONS (32),
+ * BENCH_RUNS (latency passes, best kept; 3), BENCH_PORT (first of 3 ports, 4391),
+ * SOAK_SECONDS (60), SOAK_CONNECTIONS (50), SOAK_URLS (5000), BENCH_SERVER_LOG (the Node
+ * server's stdout, its request log; default a temporary file), BENCH_NODE_FLAGS (extra node
+ * flags for the server, e.g. --trace-gc).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, totalmem } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
 import { SORTS } from '../src/core/schemas/responses.ts';
@@ -28,12 +36,30 @@ interface CannonResult {
   errors: number;
 }
 // autocannon ships no types.
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: { url: string; connections: number; duration: number }) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<CannonResult>;
 const dist = resolve(process.env.DIST_DIR ?? join(root, 'dist'));
-const duration = Number(process.env.BENCH_DURATION ?? 10);
+const duration = Number(process.env.BENCH_DURATION ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const firstPort = Number(process.env.BENCH_PORT ?? 4391);
 const write = process.argv.includes('--write');
+const soakMode = process.argv.includes('--soak');
+const WRK = '/usr/bin/wrk';
+const NGINX = '/usr/sbin/nginx';
+const hasWrk = existsSync(WRK);
+const hasNginx = existsSync(NGINX);
+/** As a browser asks. */
+const ACCEPT_ENCODING = 'gzip, br';
+/** The rate limiter counts every request but never refuses one (a load from one address would be refused after 60). */
+const RATE_LIMIT = 1_000_000_000;
+/** The target of issue 14.3: every function endpoint at least this share of nginx's req/s. */
+const TARGET = 0.35;
 
 if (!existsSync(join(dist, viewPaths.meta()))) {
   console.error(`No built site in ${dist}: run npm run build first.`);
@@ -52,12 +78,16 @@ const company = meta.examples.company;
 const overall = readJson<BoardView>(viewPaths.board(month, 'us', 'all'));
 const five = overall.rows.slice(0, 5).map((r) => r[0]);
 
-const staticPath = `/${viewPaths.company(company)}`;
-const paths = {
-  rankings: `/api/v1/rankings?industry=${bigBoard.industrySlug}&country=us&sort=change&page=2`,
-  company: `/api/v1/company/${company}?country=${meta.examples.country}`,
-  compare: `/api/v1/compare?companies=${five.join(',')}`,
-};
+const staticPath = '/llms.txt';
+/** The function endpoints of issue 14.3, one representative URL each. */
+const endpoints: [string, string][] = [
+  ['company', `/api/v1/company/${company}?country=${meta.examples.country}`],
+  ['rankings, sort=change', `/api/v1/rankings?industry=${bigBoard.industrySlug}&country=us&sort=change&page=2`],
+  ['search', `/api/v1/search?q=${encodeURIComponent(meta.examples.search)}`],
+  ['leaders', `/api/v1/rankings/${bigBoard.industrySlug}/us?limit=10`],
+  ['compare, 5 companies', `/api/v1/compare?companies=${five.join(',')}`],
+  ['index', '/api/v1'],
+];
 
 function wait(ms: number) {
   return new Promise((r) => setTimeout(r, ms));
@@ -77,8 +107,8 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+function startProcess(command: string, args: string[], env: Record<string, string>, stdout: 'ignore' | number = 'ignore'): ChildProcess {
+  return spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -89,59 +119,270 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+/** The Node server as `npm run serve` runs it, request log to a file, rate limit on. */
+function startNode(port: number, work: string): ChildProcess {
+  return startProcess(
+    process.execPath,
+    [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/adapters/node/main.ts'],
+    { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
+    openSync(process.env.BENCH_SERVER_LOG ?? join(work, 'node-access.log'), 'a'),
+  );
+}
+
+/** Debian's nginx, one worker (as one Node process), Debian's defaults otherwise, access log buffered as the Node server's. */
+function startNginx(port: number, work: string, www: string): ChildProcess {
+  const conf = join(work, 'nginx.conf');
+  writeFileSync(
+    conf,
+    [
+      'worker_processes 1;',
+      `pid ${join(work, 'nginx.pid')};`,
+      'events { worker_connections 1024; }',
+      'http {',
+      `  access_log ${join(work, 'nginx-access.log')} combined buffer=64k;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(work, t)};`),
+      '  sendfile on;',
+      '  tcp_nopush on;',
+      '  keepalive_requests 1000000;',
+      '  types { application/json json; }',
+      `  server { listen 127.0.0.1:${port}; root ${www}; }`,
+      '}',
+    ].join('\n'),
+  );
+  return startProcess(NGINX, ['-p', work, '-c', conf, '-e', join(work, 'nginx-error.log'), '-g', 'daemon off;'], {});
+}
+
 interface Load {
-  label: string;
-  url: string;
-  bytes: number;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
+  /** Requests answered per CPU-second of the server's processes (user + system), when known. */
+  perCpuSecond?: number;
 }
 
-async function load(label: string, url: string): Promise<Load> {
-  const probe = await fetch(url);
-  const bytes = (await probe.arrayBuffer()).byteLength;
-  if (!probe.ok) throw new Error(`${url}: ${probe.status}`);
-  await autocannon({ url, connections, duration: 2 }); // warm-up
-  const r = await autocannon({ url, connections, duration });
-  const out = { label, url: url.replace(/^http:\/\/[^/]+/, ''), bytes, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
-  console.error(`${label}: ${out.rps.toFixed(0)} req/s, p50 ${out.p50} ms, p99 ${out.p99} ms, ${bytes} B, non-2xx/errors ${out.non2xx}`);
-  return out;
+/** CPU seconds (user + system) used so far by a process and its children that are alive (nginx's worker). */
+function cpuSeconds(pid: number): number {
+  const ticks = (p: number) => {
+    const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  let total = ticks(pid);
+  const children = existsSync(`/proc/${pid}/task/${pid}/children`) ? readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() : '';
+  for (const child of children ? children.split(' ') : []) total += ticks(Number(child));
+  return total / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-async function throughput(): Promise<Load[]> {
-  const nodePort = 4391;
-  const servePort = 4392;
-  const results: Load[] = [];
-  const node = startProcess(process.execPath, ['--import', 'tsx', 'src/adapters/node/main.ts'], {
-    PORT: String(nodePort),
-    HOST: '127.0.0.1',
-    DIST_DIR: dist,
-    RATE_LIMIT_PER_MINUTE: '0',
+/** The median of each figure over rounds. */
+function medianLoad(loads: Load[]): Load {
+  const of = (f: (l: Load) => number) => median(loads.map(f));
+  const cpu = loads.every((l) => l.perCpuSecond !== undefined) ? of((l) => l.perCpuSecond!) : undefined;
+  return { rps: of((l) => l.rps), p50: of((l) => l.p50), p99: of((l) => l.p99), non2xx: loads.reduce((a, l) => a + l.non2xx, 0), perCpuSecond: cpu };
+}
+
+/** wrk's latency lines (`50%  1.23ms`) in ms. */
+function wrkMs(text: string, label: string): number {
+  const m = new RegExp(`^\\s*${label}\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+function wrk(url: string, seconds: number, conns: number, script?: string): Load {
+  const args = ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency', '-H', `Accept-Encoding: ${ACCEPT_ENCODING}`, ...(script ? ['-s', script] : []), url];
+  const out = execFileSync(WRK, args, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors:.*?(\d+)/.exec(out)?.[1] ?? 0);
+  return { rps, p50: wrkMs(out, '50%'), p99: wrkMs(out, '99%'), non2xx };
+}
+
+/** One load (after a 1 s warm-up) against a server process, with the requests it answered per CPU-second. */
+async function loadOf(url: string, pid?: number): Promise<Load> {
+  let load: Load;
+  let cpu = 0;
+  if (hasWrk) {
+    wrk(url, 1, connections);
+    cpu = pid ? cpuSeconds(pid) : 0;
+    load = wrk(url, duration, connections);
+  } else {
+    const headers = { 'accept-encoding': ACCEPT_ENCODING };
+    await autocannon({ url, connections, duration: 1, headers });
+    cpu = pid ? cpuSeconds(pid) : 0;
+    const r = await autocannon({ url, connections, duration, headers });
+    load = { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
+  }
+  if (pid) load.perCpuSecond = (load.rps * duration) / Math.max(1e-9, cpuSeconds(pid) - cpu);
+  return load;
+}
+
+interface Row {
+  label: string;
+  path: string;
+  /** Bytes of the body on the wire (br when the server compresses). */
+  bytes: number;
+  node: Load;
+  nginx: Load | null;
+}
+
+/** The body exactly as the Node server sends it to a browser. */
+async function wireBody(url: string): Promise<{ bytes: Buffer; encoding: string | null }> {
+  const { request } = await import('node:http');
+  return new Promise((ok, fail) => {
+    request(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? ok({ bytes: Buffer.concat(chunks), encoding: (res.headers['content-encoding'] as string) ?? null }) : fail(new Error(`${url}: ${res.statusCode}`))));
+    })
+      .on('error', fail)
+      .end();
   });
+}
+
+const fmtLoad = (l: Load) => `${l.rps.toFixed(0)} req/s, p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms, ${l.perCpuSecond?.toFixed(0) ?? '?'} req per CPU-second, non-2xx/errors ${l.non2xx}`;
+
+async function throughput(): Promise<{ rows: Row[]; serveRow: Load & { bytes: number }; nodeStatic: Load }> {
+  const nodePort = firstPort;
+  const nginxPort = firstPort + 1;
+  const servePort = firstPort + 2;
+  const work = mkdtempSync(join(tmpdir(), 'evi-bench-serve-'));
+  const www = join(work, 'www');
+  const rows: Row[] = [];
+  const node = startNode(nodePort, work);
+  let nginx: ChildProcess | null = null;
   try {
     const base = `http://127.0.0.1:${nodePort}`;
     await waitFor(`${base}/api/v1/health`);
-    results.push(await load('(a) static JSON file, Node server', `${base}${staticPath}`));
-    results.push(await load('(c) rankings, industry+country, sort=change, page=2', `${base}${paths.rankings}`));
-    results.push(await load('(d) company profile with country', `${base}${paths.company}`));
-    results.push(await load('(e) compare, 5 companies', `${base}${paths.compare}`));
+    // nginx serves, for each endpoint, a file holding the very bytes the Node server sends.
+    const bodies: Buffer[] = [];
+    for (const [, path] of endpoints) bodies.push((await wireBody(`${base}${path}`)).bytes);
+    // nginx's worker drops to an unprivileged user when started as root: it must reach the files.
+    chmodSync(work, 0o755);
+    mkdirSync(www, { mode: 0o755 });
+    bodies.forEach((b, i) => writeFileSync(join(www, `e${i}.json`), b, { mode: 0o644 }));
+    if (hasNginx) {
+      nginx = startNginx(nginxPort, work, www);
+      await waitFor(`http://127.0.0.1:${nginxPort}/e0.json`).catch((error: unknown) => {
+        const log = join(work, 'nginx-error.log');
+        throw new Error(`${(error as Error).message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
+      });
+    } else console.error(`${NGINX} is absent (apt-get install nginx-light): the nginx reference is skipped.`);
+    for (const [i, [label, path]] of endpoints.entries()) {
+      // Rounds alternate Node and nginx, so drift in the machine's other load hits both alike; medians are kept.
+      const nodeLoads: Load[] = [];
+      const nginxLoads: Load[] = [];
+      for (let round = 0; round < rounds; round++) {
+        nodeLoads.push(await loadOf(`${base}${path}`, node.pid));
+        if (nginx) nginxLoads.push(await loadOf(`http://127.0.0.1:${nginxPort}/e${i}.json`, nginx.pid));
+      }
+      const nodeLoad = medianLoad(nodeLoads);
+      const nginxLoad = nginx ? medianLoad(nginxLoads) : null;
+      rows.push({ label, path, bytes: bodies[i]!.byteLength, node: nodeLoad, nginx: nginxLoad });
+      console.error(`${label}: Node ${fmtLoad(nodeLoad)}${nginxLoad ? `; nginx ${fmtLoad(nginxLoad)}; ratio ${(nodeLoad.rps / nginxLoad.rps).toFixed(2)}` : ''}`);
+    }
+    const nodeStatic = await loadOf(`${base}${staticPath}`, node.pid);
+    console.error(`static file, Node server: ${fmtLoad(nodeStatic)}`);
+    await stopProcess(node);
+    if (nginx) await stopProcess(nginx);
+    // serve reads -c relative to the folder it serves.
+    const serve = startProcess(process.execPath, [join(root, 'node_modules/serve/build/main.js'), dist, '-c', 'serve.json', '-l', `tcp://127.0.0.1:${servePort}`], {
+      NO_UPDATE_CHECK: '1',
+    });
+    try {
+      await waitFor(`http://127.0.0.1:${servePort}${staticPath}`);
+      const serveLoad = await loadOf(`http://127.0.0.1:${servePort}${staticPath}`, serve.pid);
+      console.error(`static file, serve: ${fmtLoad(serveLoad)}`);
+      return { rows, serveRow: { ...serveLoad, bytes: (await wireBody(`http://127.0.0.1:${servePort}${staticPath}`)).bytes.byteLength }, nodeStatic };
+    } finally {
+      await stopProcess(serve);
+    }
   } finally {
     await stopProcess(node);
+    if (nginx) await stopProcess(nginx);
+    rmSync(work, { recursive: true, force: true });
   }
-  // serve reads -c relative to the folder it serves.
-  const serve = startProcess(process.execPath, [join(root, 'node_modules/serve/build/main.js'), dist, '-c', relative(dist, join(root, 'serve.json')), '-l', `tcp://127.0.0.1:${servePort}`], {
-    NO_UPDATE_CHECK: '1',
-  });
+}
+
+// ---- soak: memory under a long load over many distinct URLs ----
+
+function rssKiB(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m?.[1] ?? NaN);
+}
+
+/** The Node process of the server (npm/tsx may sit in between): the child itself here, spawned with node directly. */
+async function soak(): Promise<string> {
+  const seconds = Number(process.env.SOAK_SECONDS ?? 60);
+  const conns = Number(process.env.SOAK_CONNECTIONS ?? 50);
+  const count = Number(process.env.SOAK_URLS ?? 5000);
+  if (!hasWrk) throw new Error(`${WRK} is needed for --soak (apt-get install wrk)`);
+  const all = [...new Set(Object.values(workload()).flat())];
+  const urls = all.slice(0, count);
+  const work = mkdtempSync(join(tmpdir(), 'evi-bench-soak-'));
+  const list = join(work, 'urls.txt');
+  writeFileSync(list, `${urls.join('\n')}\n`);
+  const script = join(work, 'urls.lua');
+  // Each request the next URL of the list, round robin.
+  writeFileSync(
+    script,
+    [
+      'local paths = {}',
+      `for line in io.lines("${list}") do paths[#paths + 1] = line end`,
+      'local i = 0',
+      'request = function()',
+      '  i = i % #paths + 1',
+      `  return wrk.format("GET", paths[i], { ["Accept-Encoding"] = "${ACCEPT_ENCODING}", ["Host"] = "127.0.0.1" })`,
+      'end',
+    ].join('\n'),
+  );
+  const port = firstPort;
+  const node = startNode(port, work);
   try {
-    const base = `http://127.0.0.1:${servePort}`;
-    await waitFor(`${base}${staticPath}`);
-    results.splice(1, 0, await load('(b) same static JSON file, `serve`', `${base}${staticPath}`));
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/api/v1/health`);
+    const started = rssKiB(node.pid!);
+    // Warm-up: every URL answered once (16 at a time), so the caches hold what they will hold.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < urls.length) {
+          const res = await fetch(`${base}${urls[next++]}`, { headers: { 'accept-encoding': ACCEPT_ENCODING } });
+          await res.arrayBuffer();
+        }
+      }),
+    );
+    const samples: number[] = [];
+    const timer = setInterval(() => samples.push(rssKiB(node.pid!)), 1000);
+    const load = await new Promise<Load>((ok, fail) => {
+      const child = spawn(WRK, ['-t1', `-c${conns}`, `-d${seconds}s`, '--latency', '-s', script, base], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('error', fail);
+      child.on('exit', () => {
+        const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+        ok({ rps, p50: wrkMs(out, '50%'), p99: wrkMs(out, '99%'), non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) });
+      });
+    });
+    clearInterval(timer);
+    const mib = (k: number) => (k / 1024).toFixed(1);
+    const first = samples[0]!;
+    const min = Math.min(...samples);
+    const max = Math.max(...samples);
+    const last = samples.at(-1)!;
+    const spread = Math.max(Math.abs(max - first), Math.abs(first - min)) / first;
+    const line = `RSS over ${seconds} s, ${conns} connections, ${urls.length} distinct URLs (${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms, non-2xx ${load.non2xx}): at start ${mib(started)} MiB, after the warm-up pass ${mib(first)} MiB, min ${mib(min)}, max ${mib(max)}, end ${mib(last)} MiB; largest deviation from the first sample ${(spread * 100).toFixed(1)}% (target ±10%).`;
+    console.error(line);
+    return line;
   } finally {
-    await stopProcess(serve);
+    await stopProcess(node);
+    rmSync(work, { recursive: true, force: true });
   }
-  return results;
 }
 
 // ---- in-process handler latency ----
@@ -266,7 +507,7 @@ async function latencyPass(): Promise<Record<string, Samples>> {
     if (endpoint === 'search') await time(coldHandler, '/api/v1/search?q=warmup', scratch);
     for (const url of new Set(list)) await time(coldHandler, url, samples.cold);
     // built: views in memory, every body shaped, serialized and hashed anew (response cache off).
-    const builtHandler = createHandler(store, { ...NODE_HANDLER_OPTIONS, log: () => {}, responseCacheBytes: 0 });
+    const builtHandler = createHandler(store, { ...NODE_HANDLER_OPTIONS, log: () => {}, responseCacheBytes: 0, answerCacheBytes: 0 });
     for (const url of list) await time(builtHandler, url, scratch);
     for (let round = 0; round < 3; round++) for (const url of list) await time(builtHandler, url, samples.built);
     // cached: the same instance as cold, second and later passes.
@@ -276,26 +517,73 @@ async function latencyPass(): Promise<Record<string, Samples>> {
   return out;
 }
 
+/** Replaces a section (up to the next `##` or `###` heading); a new `###` section goes at the end of the Serve section. */
+function replaceSection(file: string, heading: string, section: string): void {
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  const after = (from: number) => {
+    const found = ['\n## ', '\n### '].map((h) => current.indexOf(h, from + 1)).filter((i) => i !== -1);
+    return found.length ? Math.min(...found) + 1 : -1;
+  };
+  let start = current.indexOf(heading);
+  let end = start === -1 ? -1 : after(start);
+  if (start === -1 && heading.startsWith('### ')) {
+    const serve = current.indexOf('## Serve (bench:serve)');
+    const next = serve === -1 ? -1 : current.indexOf('\n## ', serve + 1);
+    start = end = next === -1 ? current.length : next + 1;
+  }
+  const updated =
+    start === -1 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${end === -1 ? '' : `\n${current.slice(end)}`}`;
+  writeFileSync(file, updated);
+  console.error(`Updated ${file}`);
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+const benchFile = join(root, 'BENCHMARKS.md');
+
+if (soakMode) {
+  const loadBefore = loadavg()[0] ?? 0;
+  const line = await soak();
+  const loadAfter = loadavg()[0] ?? 0;
+  const section = [
+    '### Memory under load (bench:serve --soak)',
+    '',
+    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the in-process latency table: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+    '',
+    line,
+    '',
+  ].join('\n');
+  console.log(`\n${section}`);
+  if (write) replaceSection(benchFile, '### Memory under load (bench:serve --soak)', section);
+  process.exit(0);
+}
+
 const loadBefore = loadavg()[0] ?? 0;
 const latencies = await latency(runs);
-const loads = await throughput();
+const { rows, serveRow, nodeStatic } = await throughput();
 const loadAfter = loadavg()[0] ?? 0;
 
-const b = loads.find((l) => l.label.startsWith('(b)'))!.rps;
 const ms = (x: number) => x.toFixed(3);
-const date = new Date().toISOString().slice(0, 10);
+const ms2 = (x: number) => x.toFixed(2);
+const cpuCell = (l: Load) => (l.perCpuSecond === undefined ? 'n/a' : l.perCpuSecond.toFixed(0));
+const ratioCell = (r: Row) => (r.nginx ? `${(r.node.rps / r.nginx.rps).toFixed(2)} ${r.node.rps / r.nginx.rps >= TARGET ? '✓' : '✗'}` : 'n/a');
 const section = [
   '## Serve (bench:serve)',
   '',
-  `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date}, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months).`,
-  `Machine: ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; server and autocannon on the same machine over loopback, one server process, request log on, rate limit off (RATE_LIMIT_PER_MINUTE=0), no Accept-Encoding. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (other work was running on the machine: p99 figures include preemption).`,
+  `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months).`,
+  `Machine: ${machine}; servers and load generator (${hasWrk ? 'wrk -t1' : 'autocannon'}) on the same machine over loopback. The Node server as \`npm run serve\` runs it (one process), request log on (to a file), rate limit on (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}: every request counted, none refused), every request with \`Accept-Encoding: ${ACCEPT_ENCODING}\`. nginx: Debian's ${hasNginx ? execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || 'nginx' : '(absent: skipped)'} with one worker, access log buffered (64k), serving for each endpoint a static file holding the very bytes the Node server sends for it (same size). Each figure is the median of ${rounds} rounds of ${duration} s (after 1 s of warm-up), the rounds alternating Node and nginx. *req per CPU-s*: requests answered per second of CPU (user + system) the server's processes used during the load, from /proc: less sensitive than req/s to other work on the machine. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (the machine is shared: other work was running, so p99 figures include preemption).`,
   '',
-  '| Load | Path | Body (B) | req/s | × (b) | p50 (ms) | p99 (ms) | non-2xx |',
-  '|---|---|---:|---:|---:|---:|---:|---:|',
-  ...loads.map((l) => `| ${l.label} | \`${l.url}\` | ${l.bytes} | ${l.rps.toFixed(0)} | ${(l.rps / b).toFixed(2)} | ${l.p50} | ${l.p99} | ${l.non2xx} |`),
+  `| Endpoint | Path | Body on the wire (B) | Node req/s | nginx req/s | Node ÷ nginx (target ≥ ${TARGET}) | Node p50 / p99 (ms) | nginx p50 / p99 (ms) | Node req per CPU-s | nginx req per CPU-s | ÷ | non-2xx |`,
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | \`${r.path}\` | ${r.bytes} | ${r.node.rps.toFixed(0)} | ${r.nginx ? r.nginx.rps.toFixed(0) : 'n/a'} | ${ratioCell(r)} | ${ms2(r.node.p50)} / ${ms2(r.node.p99)} | ${r.nginx ? `${ms2(r.nginx.p50)} / ${ms2(r.nginx.p99)}` : 'n/a'} | ${cpuCell(r.node)} | ${r.nginx ? cpuCell(r.nginx) : 'n/a'} | ${r.nginx?.perCpuSecond && r.node.perCpuSecond ? (r.node.perCpuSecond / r.nginx.perCpuSecond).toFixed(2) : 'n/a'} | ${r.node.non2xx + (r.nginx?.non2xx ?? 0)} |`,
+  ),
+  '',
+  `Static file \`${staticPath}\` (${serveRow.bytes} B as \`serve\` sends it): the Node server ${nodeStatic.rps.toFixed(0)} req/s (p50 ${ms2(nodeStatic.p50)} / p99 ${ms2(nodeStatic.p99)} ms), \`serve\` ${serveRow.rps.toFixed(0)} req/s (p50 ${ms2(serveRow.p50)} / p99 ${ms2(serveRow.p99)} ms).`,
   '',
   `In-process handler latency (\`createHandler(new FsStore(dist), NODE_HANDLER_OPTIONS)\`, one request at a time, body read to the end), per endpoint over a seeded set of varied URLs, ${runs} passes.`,
-  '*cold*: first request of each URL on a fresh instance (views read from disk and parsed on first use); *built*: views in memory, response cache off, so every body is shaped, serialized and hashed; *cached*: repeated URLs (response cache hit).',
+  '*cold*: first request of each URL on a fresh instance (views read from disk and parsed on first use); *built*: views in memory, answer caches off, so every body is shaped, serialized and hashed; *cached*: repeated URLs (kept answer).',
   '',
   'Wall clock over every request of a pass (best pass; includes preemption by other load on the machine):',
   '',
@@ -309,19 +597,9 @@ const section = [
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...latencies.map((l) => `| ${l.endpoint} | ${l.urls} | ${COLUMNS.map((c) => `${ms(l.intrinsic[c][0])} | ${ms(l.intrinsic[c][1])}`).join(' | ')} |`),
   '',
-  'Times in ms. Targets: (c), (d) ≥ 1.0 × (b) req/s; handler p99 ≤ 2 ms for every endpoint but search.',
+  `Times in ms. Targets: every function endpoint ≥ ${TARGET} × nginx req/s; handler p99 ≤ 2 ms for every endpoint but search.`,
   '',
 ].join('\n');
 
 console.log(`\n${section}`);
-if (write) {
-  const file = join(root, 'BENCHMARKS.md');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const start = current.indexOf('## Serve (bench:serve)');
-  let next = start === -1 ? -1 : current.indexOf('\n## ', start + 1);
-  if (next !== -1) next += 1;
-  const updated =
-    start === -1 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${next === -1 ? '' : `\n${current.slice(next)}`}`;
-  writeFileSync(file, updated);
-  console.error(`Updated ${file}`);
-}
+if (write) replaceSection(benchFile, '## Serve (bench:serve)', section);

@@ -102,6 +102,9 @@ describe('Node server: its own duties', () => {
     expect(res.body).toEqual(readFileSync(join(dist, 'views/search-index.json')));
     const again = await raw(url, '/views/search-index.json', { 'If-None-Match': res.headers.etag as string });
     expect(again.status).toBe(304);
+    // The search box's other view is public too; the rest of views/ is not.
+    expect((await raw(url, '/views/search-rankings.json')).status).toBe(200);
+    expect((await raw(url, '/views/meta.json')).status).toBe(404);
     expect((await raw(url, '/llms.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
     const folder = await raw(url, '/api-docs');
     expect(folder.status).toBe(301);

@@ -21,7 +21,7 @@ import type { RunningServer } from '../src/adapters/node/index.ts';
 import { builtDist } from './lib/dist.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'src/mcp/bin.mjs');
+const BIN = join(ROOT, 'src/adapters/node/bin.mjs');
 
 let dist: string;
 let meta: MetaView;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
 import { SERVER_LIMITS, startServer } from '../src/adapters/node/index.ts';
 import type { RunningServer } from '../src/adapters/node/index.ts';
-import { RateLimiter, clientKey } from '../src/adapters/node/rate-limit.ts';
+import { RateLimiter, clientKey } from '../src/api/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
 
 let dist: string;

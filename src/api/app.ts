@@ -6,7 +6,6 @@ import { Hono } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { Context } from 'hono';
 import { cors } from 'hono/cors';
-import { etag } from 'hono/etag';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import type { CompanyProfile, SearchResponse } from '../core/schemas/responses.ts';
 import { searchCompanies } from '../core/search/index.ts';
@@ -19,7 +18,7 @@ import { API_PREFIX, SEARCH_PAGE_PATH, fillPath, queryString, siteUrls } from '.
 import type { QueryValues } from '../core/urls.ts';
 import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
-import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, RETAINED_304_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
+import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
 import { Lru } from './lru.ts';
 import { SEARCH_PROMPT, SEARCH_TEMPLATE, searchPageHtml } from './search-page.ts';
@@ -291,7 +290,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     }
     await next();
   });
-  app.use(etag({ retainedHeaders: RETAINED_304_HEADERS }));
+  // Validators (If-None-Match, 304) are answered around the app, with the kept answers (service.ts).
   app.route('/api/v1', api);
   app.route('/api', api);
   // The search results page for browsers without JavaScript: the search endpoint's body as HTML.

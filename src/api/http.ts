@@ -163,15 +163,21 @@ export function htmlResponse(text: string, status = 200): Response {
   });
 }
 
-/**
- * The one place an {@link ApiError} becomes a response (CORS included, so the
- * Node server's 429 looks like every other error).
- */
-export function errorResponse(error: ApiError, extraHeaders: Record<string, string> = {}): Response {
+/** The parts of an error answer: status, headers and JSON body (see {@link errorResponse}). */
+export function errorParts(error: ApiError, extraHeaders: Record<string, string> = {}): { status: number; headers: Headers; bytes: Uint8Array<ArrayBuffer> } {
   const bytes = encode(JSON.stringify(error.body));
   const cacheable = error.status < 429;
   const headers = baseHeaders(cacheable ? CACHE_ERROR : CACHE_NONE, bytes.byteLength);
   if (error.status === 405) headers.set('Allow', ALLOW);
   for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
-  return new Response(bytes, { status: error.status, headers });
+  return { status: error.status, headers, bytes };
+}
+
+/**
+ * The one place an {@link ApiError} becomes a response (CORS included, so the
+ * rate limiter's 429 looks like every other error).
+ */
+export function errorResponse(error: ApiError, extraHeaders: Record<string, string> = {}): Response {
+  const { status, headers, bytes } = errorParts(error, extraHeaders);
+  return new Response(bytes, { status, headers });
 }

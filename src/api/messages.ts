@@ -18,6 +18,7 @@ export const messages = {
     `Rate limit of ${limit} requests per minute exceeded. Retry in ${retryAfter} s.`,
   internal: 'The data for this request could not be read. This is transient: retry in a moment.',
   unexpected: 'Unexpected server error. Retry in a moment.',
+  badTarget: 'The request target is not a valid URL path.',
 
   badInteger: (name: string, min: number, max: number | null) =>
     max === null

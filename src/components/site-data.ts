@@ -4,9 +4,9 @@
  * static API files sit beside it (`../api/v1/...`), so the real handler can answer
  * the example requests of the documentation.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { FsStore } from '../adapters/node/fs-store.ts';
 import { createHandler } from '../api/index.ts';
 import type { Handler } from '../api/index.ts';
 import { rootRelative } from '../core/urls.ts';
@@ -15,8 +15,15 @@ import type { BoardView, CompanyView, MetaView } from '../core/views/layout.ts';
 
 const root = (): string => dirname(resolve(process.env.EVI_VIEWS_DIR ?? 'dist/views'));
 
+// The same reader as the Node server's and the MCP entry's (one per build folder).
+let store: FsStore | undefined;
+function files(): FsStore {
+  if (store?.root !== resolve(root())) store = new FsStore(root());
+  return store;
+}
+
 function readJson<T>(path: string): T {
-  return JSON.parse(readFileSync(join(root(), path), 'utf8')) as T;
+  return files().json<T>(path);
 }
 
 let metaCache: MetaView | undefined;
@@ -45,19 +52,7 @@ export function board(month: string, country: string, industry: string): BoardVi
 let handler: Handler | undefined;
 /** A real answer of the API for `url` (absolute, under SITE_URL), from the handler over this build's files. */
 export async function apiGet(url: string, method = 'GET'): Promise<{ status: number; body: unknown }> {
-  handler ??= createHandler(
-    {
-      read: async (path) => {
-        try {
-          return await readFile(join(root(), path), 'utf8');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-          throw e;
-        }
-      },
-    },
-    { log: () => {} },
-  );
+  handler ??= createHandler(files(), { log: () => {} });
   const res = await handler(new Request(url, { method }));
   return { status: res.status, body: await res.json() };
 }

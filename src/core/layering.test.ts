@@ -78,9 +78,9 @@ describe('layering', () => {
     expect(offenders({ dirs: ['api'], may: ['core'], forbiddenPackages: /^node:/ })).toEqual([]);
   });
 
-  // The MCP server is a protocol over the api's handler: it knows the api and the core only.
-  it('the MCP server (src/mcp) imports src/api and src/core, and the Node store for its stdio entry', () => {
-    expect(offenders({ dirs: ['mcp'], may: ['api', 'core', 'adapters'], forbiddenPackages: /^(astro|astro:)/ })).toEqual([]);
+  // The MCP server is a protocol over the api's handler, runtime-neutral: its stdio entry (a Node program) is the Node adapter's.
+  it('the MCP server (src/mcp) imports src/api and src/core, never an adapter, node:* or Astro', () => {
+    expect(offenders({ dirs: ['mcp'], may: ['api', 'core'], forbiddenPackages: /^(node:|astro|astro:)/ })).toEqual([]);
   });
 
   // Adapters only adapt: they run the api (and the MCP protocol over it) on one runtime and know nothing of the build or the pages.
@@ -88,5 +88,24 @@ describe('layering', () => {
     expect(
       offenders({ dirs: ['adapters'], may: ['api', 'mcp', 'core'], forbiddenPackages: /^(astro|astro:)/ }),
     ).toEqual([]);
+  });
+
+  // The policy (rate limit, codings, kept answers, CORS, request log) lives in the api; an adapter reaches it through
+  // the api's public entry only, so a new runtime cannot lean on the api's insides or re-implement them.
+  it("an adapter imports only the api's public entry (src/api/index.ts), src/mcp, its own folder, packages and node:*", () => {
+    const found: string[] = [];
+    const root = join(SRC, 'adapters');
+    for (const f of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (!/\.(ts|tsx|mts)$/.test(f) || /\.test\.ts$/.test(f)) continue;
+      const file = join(root, f);
+      for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SRC, join(dirname(file), spec)).split(sep).join(posix.sep);
+        const own = `adapters/${f.split(sep)[0]}/`;
+        const ok = target === 'api/index.ts' || target.startsWith('mcp/') || target.startsWith(own);
+        if (!ok) found.push(`adapters/${f.split(sep).join('/')}: ${spec}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });

@@ -1,12 +1,14 @@
 /**
- * A tiny HTTP server over a built site for the tests: `/api/...` goes through the
- * real handler (as on the Node server or the Worker), everything else is a static
- * file, directories answering with their `index.html`.
+ * A tiny HTTP server over a built site for the tests, as a static host with a function
+ * on `/api` only: `/api/...` goes through the real handler (over the Node server's file
+ * reader), everything else is a static file, directories answering with their
+ * `index.html` (so `/search/` is the static results page, not the handler's).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { FsStore } from '../../src/adapters/node/fs-store.ts';
 import { createHandler } from '../../src/api/index.ts';
 
 const TYPES: Record<string, string> = {
@@ -48,19 +50,8 @@ export interface SiteServer {
  * await fetch(`${server.url}/api/v1/health`);
  */
 export async function serveSite(root: string): Promise<SiteServer> {
-  const handler = createHandler(
-    {
-      read: async (path) => {
-        try {
-          return await readFile(join(root, path), 'utf8');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-          throw e;
-        }
-      },
-    },
-    { log: () => {} },
-  );
+  // The same file reader as the Node server's.
+  const handler = createHandler(new FsStore(root), { log: () => {} });
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');

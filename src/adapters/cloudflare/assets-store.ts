@@ -1,4 +1,4 @@
-import type { ViewStore } from '../../api/store.ts';
+import type { ViewStore } from '../../api/index.ts';
 
 /** The static-assets binding of a Worker (`env.ASSETS`). */
 export interface AssetsBinding {

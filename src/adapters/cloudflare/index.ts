@@ -3,13 +3,11 @@
  * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
  * results page `/search/` here first; every other path is an asset.
  */
-import { createHandler } from '../../api/index.ts';
+import { createHandler, isSearchPage, primeSearch } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
-import { isSearchPage } from '../../core/urls.ts';
 import type { AssetsBinding } from './assets-store.ts';
-import { primeSearch } from '../../core/search/prime.ts';
 
 export interface Env {
   ASSETS: AssetsBinding;

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import type { ViewStore } from '../../api/store.ts';
+import type { ViewStore } from '../../api/index.ts';
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 /**
- * The view store of the Node server: files under one folder (`dist/`). A path
- * that would resolve outside that folder reads as absent.
+ * The one reader of a build's files on Node: the view store of the Node server, of
+ * the MCP stdio entry, of the pages at build time (src/components/site-data.ts) and of
+ * the tests. Files under one folder (`dist/`); a path that would resolve outside that
+ * folder reads as absent. Parsed views are kept by the api's ViewCache, not here.
  *
  * @example
  * const store = new FsStore('dist');
@@ -33,12 +35,17 @@ export class FsStore implements ViewStore {
    * `fs.promises.readFile` (bench:serve, cold column).
    */
   async read(path: string): Promise<string | null> {
-    return this.#read(path, 'utf8');
+    return this.readSync(path);
   }
 
   /** The binary search index is read as bytes, viewed in place. */
   async bytes(path: string): Promise<Uint8Array | null> {
     return this.#read(path, null);
+  }
+
+  /** The file's text, `null` when absent; throws when it cannot be read. */
+  readSync(path: string): string | null {
+    return this.#read(path, 'utf8');
   }
 
   #read(path: string, encoding: 'utf8'): string | null;
@@ -52,5 +59,12 @@ export class FsStore implements ViewStore {
       if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;
       throw error;
     }
+  }
+
+  /** A view the caller knows is there, parsed (for build-time readers that need it synchronously). */
+  json<T>(path: string): T {
+    const text = this.readSync(path);
+    if (text === null) throw new Error(`${path} is missing in ${this.root}`);
+    return JSON.parse(text) as T;
   }
 }

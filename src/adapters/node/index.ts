@@ -1,28 +1,26 @@
 /**
  * The Node server: the site's static files from `dist/`, and every `/api` request
- * through the Web-standard handler (via @hono/node-server), with the rate limit of
- * data-and-rules §4 and gzip/br by Accept-Encoding.
+ * through the api (src/api/index.ts), which applies the policy (rate limit of
+ * data-and-rules §4, kept answers, gzip/br, request log). A GET or HEAD goes to the
+ * api by its raw parts and the answer is written straight to the socket, with no
+ * Request or Response object in between; OPTIONS and `/mcp` go through
+ * @hono/node-server's Request/Response bridge.
  */
 import { createServer as createHttpServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { getRequestListener, RequestError } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
-import { createHandler } from '../../api/index.ts';
-import type { HandlerOptions } from '../../api/index.ts';
-import { ApiError } from '../../api/errors.ts';
-import { errorResponse } from '../../api/http.ts';
-import { Lru } from '../../api/lru.ts';
-import { messages } from '../../api/messages.ts';
-import { compressBody, negotiateEncoding } from './compress.ts';
+import { ApiError, RateLimiter, createApi, errorAnswer, isSearchPage, messages, requestLogLine, toResponse } from '../../api/index.ts';
+import type { Answer, ApiOptions } from '../../api/index.ts';
+import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
+import { compressBody } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
+import { bufferedLines } from './log.ts';
 import { ReleaseFollower } from './release-follower.ts';
-import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
-import { isSearchPage } from '../../core/urls.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { createStatic, writeError } from './static.ts';
+import { createStatic, writeAnswer, writeError } from './static.ts';
 
 export interface ServerOptions {
   /** The built site (`dist`). */
@@ -31,11 +29,11 @@ export interface ServerOptions {
   rateLimitPerMinute?: number;
   /** Reverse proxies in front whose `X-Forwarded-For` is believed (default 0: the socket's address counts). */
   trustProxy?: number;
-  /** One line per request; `null` for none (default stdout). */
+  /** One line per request; `null` for none (default: stdout, written in batches). */
   log?: ((line: string) => void) | null;
   /** Failures of the handler (default stderr). */
   logError?: (line: string) => void;
-  handler?: HandlerOptions;
+  handler?: ApiOptions;
   /** How often the server looks whether a rebuild swapped the build behind distDir (default 1000 ms). */
   releaseCheckMs?: number;
   /** Time a client has to send the request line and headers (default 10 s); then 408 and the socket closes. */
@@ -67,18 +65,30 @@ const refusals = {
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/;
 
+/** Hosts already judged: a server sees the same few Host values over and over. */
+const hostVerdicts = new Map<string, boolean>();
+
 function validHost(host: string): boolean {
+  const known = hostVerdicts.get(host);
+  if (known !== undefined) return known;
   const m = VALID_HOST.exec(host);
-  if (!m || (m[1] !== undefined && Number(m[1]) > 65535)) return false;
-  try {
-    return new URL(`http://${host}/`).host !== '';
-  } catch {
-    return false;
+  let ok = false;
+  if (m && !(m[1] !== undefined && Number(m[1]) > 65535)) {
+    try {
+      ok = new URL(`http://${host}/`).host !== '';
+    } catch {
+      ok = false;
+    }
   }
+  if (hostVerdicts.size >= 1024) hostVerdicts.clear();
+  hostVerdicts.set(host, ok);
+  return ok;
 }
 
 /** `/api` and below, as the handler will see the path (dot segments resolved). */
 function isApiPath(path: string): boolean {
+  // Without dot segments or escapes the path is already what the URL parser would make of it.
+  if (!path.includes('.') && !path.includes('%')) return path === '/api' || path.startsWith('/api/');
   let normal = path;
   try {
     normal = new URL(`http://h${path}`).pathname;
@@ -119,28 +129,25 @@ function admit(req: IncomingMessage): { path: string } | { refuse: string } {
 
 /** A JSON error written straight to a socket (no request object exists), then the socket is closed. */
 function refuseRaw(socket: Duplex, status: number, reason: string, error: ApiError): void {
-  const headers = errorResponse(error, status === 405 ? {} : { 'Cache-Control': 'no-store' }).headers;
+  const { headers, body } = errorAnswer(error, status === 405 ? {} : { 'Cache-Control': 'no-store' });
   let head = `HTTP/1.1 ${status} ${reason}\r\n`;
-  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
-  socket.end(`${head}Connection: close\r\n\r\n${JSON.stringify(error.body)}`);
+  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n\r\n`), body ?? Buffer.alloc(0)]));
 }
 
 function methodNotAllowed(method: string | undefined): ApiError {
   return new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(method && TOKEN.test(method) ? method : 'this'));
 }
 
-const MIN_COMPRESS = 1024;
-
 /**
- * Cache sizes of the handler on a Node server: the sample dataset's 28 MB of views
- * fit whole; a reference-scale dataset keeps its most requested views.
+ * Cache sizes of the api on a Node server: the sample dataset's 28 MB of views fit
+ * whole; a reference-scale dataset keeps its most requested views and answers.
  */
 export const NODE_HANDLER_OPTIONS = {
   viewCacheBytes: 64 * 1024 * 1024,
-  responseCacheBytes: 32 * 1024 * 1024,
-} satisfies HandlerOptions;
-const ENCODED_SUFFIX = /-(br|gzip)"/;
-const ENCODED_SUFFIXES = /-(br|gzip)"/g;
+  responseCacheBytes: 16 * 1024 * 1024,
+  answerCacheBytes: 64 * 1024 * 1024,
+} satisfies ApiOptions;
 
 /**
  * @example
@@ -148,92 +155,63 @@ const ENCODED_SUFFIXES = /-(br|gzip)"/g;
  * server.listen(4321, '127.0.0.1');
  */
 export function createServer(options: ServerOptions): Server {
-  const log = options.log === undefined ? (line: string) => process.stdout.write(`${line}\n`) : options.log;
+  const defaultLog = options.log === undefined ? bufferedLines(process.stdout) : null;
+  const log = defaultLog ? defaultLog.write : options.log;
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60 });
+  const trustProxy = options.trustProxy ?? 0;
+  const requestLog = log ? (entry: Parameters<typeof requestLogLine>[0]) => log(requestLogLine(entry)) : null;
   // A rebuild swaps the release behind distDir; each request uses the build current at its start.
   const releases = new ReleaseFollower(
     options.distDir,
     (root) => ({
-      handler: createHandler(new FsStore(root), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler }),
+      api: createApi(new FsStore(root), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler, limiter, compress: compressBody, requestLog }),
       serveStatic: createStatic(root),
-      encodedBodies: new Lru<Buffer>(1024),
     }),
     options.releaseCheckMs,
   );
-  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60 });
-  const trustProxy = options.trustProxy ?? 0;
+  const client = (req: IncomingMessage) => (limiter.enabled ? clientAddress(req, trustProxy) : undefined);
 
-  /** Runs the handler, then encodes the body for the client; ETags of encoded bodies carry the coding. */
-  async function dispatch(request: Request): Promise<Response> {
-    const { handler, encodedBodies } = releases.current();
-    const method = request.method;
-    const encoding = negotiateEncoding(request.headers.get('accept-encoding'));
-    const ifNoneMatch = request.headers.get('if-none-match');
-    let forward = request;
-    if (method === 'HEAD' || (ifNoneMatch !== null && ENCODED_SUFFIX.test(ifNoneMatch))) {
-      const headers = new Headers(request.headers);
-      if (ifNoneMatch !== null) headers.set('if-none-match', ifNoneMatch.replace(ENCODED_SUFFIXES, '"'));
-      // HEAD is answered as GET without the body, so it reports the encoded length.
-      forward = new Request(request.url, { method: method === 'HEAD' ? 'GET' : method, headers });
-    }
-    let res = await handler(forward);
-    const etag = res.headers.get('etag');
-    if (encoding && etag) {
-      const suffixed = `${etag.slice(0, -1)}-${encoding}"`;
-      if (res.status === 200 && Number(res.headers.get('content-length')) >= MIN_COMPRESS) {
-        let body = encodedBodies.get(suffixed);
-        if (body) await res.body?.cancel();
-        else encodedBodies.set(suffixed, (body = compressBody(new Uint8Array(await res.arrayBuffer()), encoding)));
-        const headers = new Headers(res.headers);
-        headers.set('Content-Encoding', encoding);
-        headers.set('Content-Length', String(body.byteLength));
-        headers.set('ETag', suffixed);
-        res = new Response(new Uint8Array(body.buffer, body.byteOffset, body.byteLength) as Uint8Array<ArrayBuffer>, { status: 200, headers });
-      } else if (res.status === 304 && ifNoneMatch?.includes(suffixed)) {
-        res.headers.set('ETag', suffixed);
-      }
-    }
-    if (method === 'HEAD') res = new Response(null, { status: res.status, headers: res.headers });
-    return res;
+  /** Writes a GET/HEAD answer of the api, made now or kept. */
+  function answerApi(req: IncomingMessage, res: ServerResponse, method: string): void {
+    const answer = releases.current().api.answer({
+      method,
+      target: req.url as string,
+      client: client(req),
+      acceptEncoding: req.headers['accept-encoding'],
+      ifNoneMatch: req.headers['if-none-match'],
+    });
+    if (answer instanceof Promise) answer.then((a) => writeAnswer(res, a), () => res.destroy());
+    else writeAnswer(res, answer);
   }
 
-  const api = getRequestListener(
+  // OPTIONS (the CORS preflight) and MCP over Streamable HTTP (src/mcp/server.ts, rate limited like /api):
+  // rare, or streamed, so they take the Request/Response bridge.
+  const bridge = getRequestListener(
     async (request, env) => {
-      if (limiter.enabled && request.method !== 'OPTIONS') {
-        const rate = limiter.check(clientAddress((env as HttpBindings).incoming, trustProxy));
-        if (!rate.allowed) {
-          const error = new ApiError(429, 'rate_limited', messages.rateLimited(limiter.limit, rate.reset), { retryAfter: rate.reset });
-          return errorResponse(error, rate.headers);
-        }
-        const res = await dispatch(request);
-        // A shared cache (a CDN, nginx proxy_cache) would replay one client's remaining quota to
-        // everyone: answers it may store carry only the policy, the same for all; the quota left
-        // (RateLimit) goes only on answers no cache keeps (429, no-store).
-        const shared = /\bpublic\b/.test(res.headers.get('cache-control') ?? '');
-        for (const [name, value] of Object.entries(rate.headers)) if (!shared || name.toLowerCase() === 'ratelimit-policy') res.headers.set(name, value);
-        return res;
-      }
-      return dispatch(request);
+      const { api } = releases.current();
+      const incoming = (env as HttpBindings).incoming;
+      if (new URL(request.url).pathname !== MCP_PATH) return api.fetch(request, { clientAddress: client(incoming) });
+      const refused: Answer | null = api.admit(client(incoming));
+      if (refused) return toResponse(refused);
+      return handleMcp(request, (r) => api.fetch(r), new URL(request.url).origin);
     },
     {
-      // Requests the handler refuses to build a URL from (a bad Host, a backslash): the client's fault.
       hostname: 'localhost',
       errorHandler: (error) => {
-        if (error instanceof RequestError) return errorResponse(new ApiError(400, 'bad_request', refusals.badPath));
         logError(`[server] ${error instanceof Error ? error.message : String(error)}`);
-        return errorResponse(new ApiError(500, 'internal', messages.unexpected));
+        return toResponse(errorAnswer(new ApiError(500, 'internal', messages.unexpected)));
       },
     },
   );
 
-  // MCP over Streamable HTTP (src/mcp/server.ts), rate limited like /api.
-  const mcp = getRequestListener(async (request, env) => {
-    if (limiter.enabled) {
-      const rate = limiter.check(clientAddress((env as HttpBindings).incoming, trustProxy));
-      if (!rate.allowed) return errorResponse(new ApiError(429, 'rate_limited', messages.rateLimited(limiter.limit, rate.reset), { retryAfter: rate.reset }), rate.headers);
-    }
-    return handleMcp(request, releases.current().handler, new URL(request.url).origin);
-  });
+  /** One log line when the response is done (the api logs its own answers). */
+  const logOnClose = (req: IncomingMessage, res: ServerResponse) => {
+    if (!log) return;
+    const start = performance.now();
+    const target = req.url;
+    res.once('close', () => log(requestLogLine({ method: req.method ?? '', target: target ?? '', status: res.statusCode, ms: performance.now() - start })));
+  };
 
   const limits = {
     headersTimeout: options.headersTimeoutMs ?? SERVER_LIMITS.headersTimeoutMs,
@@ -244,50 +222,42 @@ export function createServer(options: ServerOptions): Server {
   // quarter of the headers timeout keeps the limits close to what they say.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(limits.headersTimeout / 4)));
   const server = createHttpServer({ ...limits, connectionsCheckingInterval, requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
-    const start = performance.now();
-    const target = req.url;
-    if (log) {
-      res.once('close', () => log(`${req.method} ${target} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
-    }
     const admitted = admit(req);
     if ('refuse' in admitted) {
+      logOnClose(req, res);
       // Not cached: a shared cache keyed by path alone must not hand this to good clients.
-      writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' }).catch(() => res.destroy());
+      writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' });
       return;
     }
     const pathname = admitted.path;
+    const method = req.method as string;
+    if (isApiPath(pathname)) {
+      if (pathname.includes('\\') || (pathname.includes('%') && !decodable(pathname))) {
+        logOnClose(req, res);
+        writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' });
+        return;
+      }
+      if (method === 'GET' || method === 'HEAD') return answerApi(req, res, method);
+      if (method === 'OPTIONS') return void bridge(req, res);
+      // TRACE and TRACK cannot even become a fetch Request: every method the API does not take is a 405 here.
+      logOnClose(req, res);
+      writeError(res, methodNotAllowed(method), { Allow: 'GET, HEAD, OPTIONS' });
+      return;
+    }
+    // The search results page is the handler's too (an HTML page, rate limited like /api).
+    if (isSearchPage(pathname) && (method === 'GET' || method === 'HEAD')) return answerApi(req, res, method);
+    logOnClose(req, res);
     if (pathname === '*') {
       res.writeHead(204, { Allow: 'GET, HEAD, OPTIONS' });
       res.end();
       return;
     }
-    if (isApiPath(pathname)) {
-      if (pathname.includes('\\') || !decodable(pathname)) {
-        writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' }).catch(() => res.destroy());
-        return;
-      }
-      // TRACE and TRACK cannot even become a fetch Request: every method the API does not take is a 405 here.
-      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
-        writeError(res, methodNotAllowed(req.method), { Allow: 'GET, HEAD, OPTIONS' }).catch(() => res.destroy());
-        return;
-      }
-      void api(req, res);
-      return;
-    }
     // An /api target whose dot segments lead elsewhere (/api/%2e%2e/x) still gets a JSON answer, never a page.
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      writeError(res, new ApiError(404, 'not_found', messages.notFoundPath(pathname))).catch(() => res.destroy());
+      writeError(res, new ApiError(404, 'not_found', messages.notFoundPath(pathname)));
       return;
     }
-    if (pathname === MCP_PATH) {
-      void mcp(req, res);
-      return;
-    }
-    // The search results page is the handler's too (an HTML page, rate limited like /api).
-    if (isSearchPage(pathname)) {
-      void api(req, res);
-      return;
-    }
+    if (pathname === MCP_PATH || isSearchPage(pathname)) return void bridge(req, res);
     releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {
       logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();
@@ -297,6 +267,7 @@ export function createServer(options: ServerOptions): Server {
       }
     });
   });
+  if (defaultLog) server.on('close', defaultLog.flush);
   server.headersTimeout = limits.headersTimeout;
   server.requestTimeout = limits.requestTimeout;
   server.maxConnections = options.maxConnections ?? SERVER_LIMITS.maxConnections;

@@ -7,12 +7,9 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, normalize, posix, relative, resolve, sep } from 'node:path';
-import { ApiError } from '../../api/errors.ts';
-import { errorResponse } from '../../api/http.ts';
-import { Lru } from '../../api/lru.ts';
-import { messages } from '../../api/messages.ts';
-import { compressBody, negotiateEncoding } from './compress.ts';
-import type { Encoding } from './compress.ts';
+import { ApiError, Lru, MIN_COMPRESS, errorAnswer, messages, negotiateEncoding } from '../../api/index.ts';
+import type { Answer, Encoding } from '../../api/index.ts';
+import { compressBody } from './compress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,7 +43,6 @@ const TYPES: Record<string, string> = {
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)|image\/svg)/;
 /** Files up to this size are kept in memory (with their compressed forms). */
 const MEMORY_LIMIT = 512 * 1024;
-const MIN_COMPRESS = 1024;
 /**
  * Build files that are not part of the site: the views (the API reads them through its
  * own store), the build report and the configuration of other hosts. Matched on the
@@ -194,7 +190,7 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      await writeError(res, new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(String(req.method))));
+      writeError(res, new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(String(req.method))));
       return;
     }
     const found = await find(pathname);
@@ -211,13 +207,16 @@ export function createStatic(rootDir: string, options: StaticOptions = {}) {
   };
 }
 
+/** Writes an answer of the api (status, flat header list, body) to a Node response. */
+export function writeAnswer(res: ServerResponse, answer: Answer): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
+}
+
 /**
  * Writes an API error (JSON body, CORS, `Allow` on 405) to a Node response, so the
  * server's own refusals look like the handler's.
  */
-export async function writeError(res: ServerResponse, error: ApiError, extraHeaders: Record<string, string> = {}): Promise<void> {
-  const response = errorResponse(error, extraHeaders);
-  const body = Buffer.from(await response.arrayBuffer());
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(body);
+export function writeError(res: ServerResponse, error: ApiError, extraHeaders: Record<string, string> = {}): void {
+  writeAnswer(res, errorAnswer(error, extraHeaders));
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run --silent mcp` / `npx employer-visibility-index mcp`: the MCP server over
- * stdio. It answers from a local built site (`--dist`, env `EVI_DIST` or
+ * stdio, the Node side of src/mcp (which is runtime-neutral). It answers from a local built site (`--dist`, env `EVI_DIST` or
  * `DIST_DIR`, default `dist`) through the same handler and file store as the Node server, or forwards
  * every tool call to a deployed API (`--url`, env `EVI_API_URL`). Nothing but
  * protocol messages goes to stdout; diagnostics go to stderr.
@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createHandler } from '../api/index.ts';
-import { FsStore } from '../adapters/node/fs-store.ts';
-import { NODE_HANDLER_OPTIONS } from '../adapters/node/index.ts';
-import { createMcpServer } from './server.ts';
-import type { ApiFetch } from './server.ts';
+import { createHandler } from '../../api/index.ts';
+import { createMcpServer } from '../../mcp/server.ts';
+import type { ApiFetch } from '../../mcp/server.ts';
+import { FsStore } from './fs-store.ts';
+import { NODE_HANDLER_OPTIONS } from './index.ts';
 
 const USAGE = `Usage: employer-visibility-index mcp [--dist DIR | --url BASE_URL]
 

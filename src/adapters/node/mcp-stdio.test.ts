@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseMcpArgs } from './main.ts';
-import { TOOLS, toolUrl } from './tools.ts';
+import { TOOLS, toolUrl } from '../../mcp/tools.ts';
+import { parseMcpArgs } from './mcp-stdio.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
 
 describe('parseMcpArgs', () => {
@@ -54,6 +54,6 @@ describe('package entry points', () => {
     expect(bin).toBeDefined();
     expect(existsSync(join(ROOT, bin!))).toBe(true);
     expect(readFileSync(join(ROOT, bin!), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
-    expect(pkg.scripts.mcp).toBe('tsx src/mcp/cli.ts mcp');
+    expect(pkg.scripts.mcp).toBe('tsx src/adapters/node/cli.ts mcp');
   });
 });
