@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
-import { ApiError, RateLimiter, createApi, errorAnswer, isSearchPage, messages, requestLogLine, toResponse } from '../../api/index.ts';
+import { ApiError, CACHE_NONE, RATE_LIMIT_PER_MINUTE, RateLimiter, createApi, errorAnswer, isSearchPage, messages, requestLogLine, toResponse } from '../../api/index.ts';
 import type { Answer, ApiOptions } from '../../api/index.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import { compressBody } from './compress.ts';
@@ -129,7 +129,7 @@ function admit(req: IncomingMessage): { path: string } | { refuse: string } {
 
 /** A JSON error written straight to a socket (no request object exists), then the socket is closed. */
 function refuseRaw(socket: Duplex, status: number, reason: string, error: ApiError): void {
-  const { headers, body } = errorAnswer(error, status === 405 ? {} : { 'Cache-Control': 'no-store' });
+  const { headers, body } = errorAnswer(error, status === 405 ? {} : { 'Cache-Control': CACHE_NONE });
   let head = `HTTP/1.1 ${status} ${reason}\r\n`;
   for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
   socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n\r\n`), body ?? Buffer.alloc(0)]));
@@ -158,7 +158,7 @@ export function createServer(options: ServerOptions): Server {
   const defaultLog = options.log === undefined ? bufferedLines(process.stdout) : null;
   const log = defaultLog ? defaultLog.write : options.log;
   const logError = options.logError ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? 60 });
+  const limiter = new RateLimiter({ limit: options.rateLimitPerMinute ?? RATE_LIMIT_PER_MINUTE });
   const trustProxy = options.trustProxy ?? 0;
   const requestLog = log ? (entry: Parameters<typeof requestLogLine>[0]) => log(requestLogLine(entry)) : null;
   // A rebuild swaps the release behind distDir; each request uses the build current at its start.
@@ -226,7 +226,7 @@ export function createServer(options: ServerOptions): Server {
     if ('refuse' in admitted) {
       logOnClose(req, res);
       // Not cached: a shared cache keyed by path alone must not hand this to good clients.
-      writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': 'no-store' });
+      writeError(res, new ApiError(400, 'bad_request', admitted.refuse), { Connection: 'close', 'Cache-Control': CACHE_NONE });
       return;
     }
     const pathname = admitted.path;
@@ -234,7 +234,7 @@ export function createServer(options: ServerOptions): Server {
     if (isApiPath(pathname)) {
       if (pathname.includes('\\') || (pathname.includes('%') && !decodable(pathname))) {
         logOnClose(req, res);
-        writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': 'no-store' });
+        writeError(res, new ApiError(400, 'bad_request', refusals.badPath), { 'Cache-Control': CACHE_NONE });
         return;
       }
       if (method === 'GET' || method === 'HEAD') return answerApi(req, res, method);

@@ -1,11 +1,12 @@
 /**
  * `npm run serve`: serves an existing `dist/` (site and API) until SIGTERM/SIGINT.
  * Environment: PORT (4321), HOST (127.0.0.1), DIST_DIR (dist),
- * RATE_LIMIT_PER_MINUTE (60, 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
+ * RATE_LIMIT_PER_MINUTE (default RATE_LIMIT_PER_MINUTE of src/core/policy.ts, 60; 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer } from './index.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../../api/index.ts';
 
 function integer(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -36,7 +37,7 @@ const running = await startServer({
   distDir,
   port,
   host,
-  rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60),
+  rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', RATE_LIMIT_PER_MINUTE),
   trustProxy: trustProxy(),
 }).catch((error: NodeJS.ErrnoException) => {
   // One line the operator can act on, no stack trace.
