@@ -1,6 +1,6 @@
 /**
  * A pure static host: a static-target build (`EVI_DEPLOY=static`) of the hand-made fixture,
- * served by `npm run serve:static` (serve with the generated serve.json) as a user runs it.
+ * served by `npm run serve:static` (serve-handler, the engine of `serve`, with the generated serve.json and a JSON 404 for `/api`) as a user runs it.
  * Every URL the build advertises (index links and endpoints, llms.txt, llms-full.txt, the
  * OpenAPI examples) answers exactly what the function answers for it; the rest of /api is
  * never a 200 and never HTML labelled as JSON; the documents say plainly what is not answered.
@@ -153,21 +153,35 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
     }
   });
 
-  it('an /api path without a file is a 404, never a 200 and never HTML labelled as JSON', async () => {
-    for (const path of ['/api/v1/search?q=a', '/api/v1/compare', '/api/v1/nope', '/api/v2', '/api/v1/company/no-such-company', '/api/v1/months/1999-01/rankings', '/api/v1/rankings/nope/us']) {
-      const res = await fetch(`${origin}${path}`);
-      const text = await res.text();
-      expect(res.status, path).toBe(404);
-      const type = res.headers.get('content-type') ?? '';
-      // serve has one 404 page for the whole site (serve.json cannot name one per folder): HTML, labelled HTML.
-      if (type.startsWith('application/json')) ErrorResponseSchema.parse(JSON.parse(text));
-      else expect(type, path).toMatch(/^text\/html/);
-      // Asked for JSON, serve answers its own JSON error.
-      const json = await fetch(`${origin}${path}`, { headers: { accept: 'application/json' } });
-      expect(json.status).toBe(404);
-      expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      JSON.parse(await json.text());
+  it('an /api path without a file is a JSON 404 with CORS and a short cache life, never a 200 and never HTML', async () => {
+    const notFound = readFileSync(join(dist, 'api/404.html'), 'utf8');
+    for (const path of ['/api/v1/search?q=a', '/api/v1/compare', '/api/v1/nope', '/api/v2', '/api/v1/company/no-such-company', '/api/v1/months/1999-01/rankings', '/api/v1/rankings/nope/us', '/api/v1/company/no-such-company/']) {
+      for (const accept of [undefined, 'application/json', 'text/html']) {
+        const res = await fetch(`${origin}${path}`, accept ? { headers: { accept } } : {});
+        const text = await res.text();
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(res.headers.get('cache-control'), path).toBe('public, max-age=60');
+        expect(text, path).toBe(notFound);
+        expect(ErrorResponseSchema.parse(JSON.parse(text)).error).toBe('not_found');
+      }
     }
+    // Outside /api a missing page is still the site's HTML 404 page.
+    const page = await fetch(`${origin}/no-such-page/`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it('a port already in use gives one line naming the port and the variable to change', async () => {
+    const port = Number(new URL(origin).port);
+    const child = spawn('npx', ['tsx', 'scripts/serve-static.ts'], { cwd: root, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DIST_DIR: dist } });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((l) => l.trim() !== '' && !l.includes('npm warn'));
+    expect(lines).toEqual([`Port ${port} is already in use on 127.0.0.1: stop what holds it, or set PORT to another port (e.g. PORT=${port + 1} npm run serve:static).`]);
   });
 
   it('the host files: a JSON 404 page for /api (Cloudflare Pages), Netlify query refusals, JSON headers on /api', () => {

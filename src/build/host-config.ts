@@ -9,7 +9,8 @@
  * What each static host can do about the rest of `/api` (issue 10, rule 1):
  * - an unknown path: Cloudflare Pages answers the nearest `404.html`, so a `static` build's
  *   `api/404.html` holds a JSON not-found body, served by `_headers` as JSON with CORS;
- *   `serve` has one HTML 404 page for the whole site (status 404, never 200).
+ *   `serve` has one HTML 404 page for the whole site, so `npm run serve:static`
+ *   (scripts/serve-static.ts, serve's engine serve-handler) sends that same file for `/api`.
  * - query parameters: Cloudflare's `_redirects` and `serve.json` cannot match them, so a
  *   query form gets the default file. Netlify's `_redirects` can: for a `static` build,
  *   every query parameter of a static endpoint is refused with a JSON 400 there

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer } from './index.ts';
+import { listenErrorLine } from './listen-error.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../../api/index.ts';
 
 function integer(name: string, fallback: number): number {
@@ -41,10 +42,7 @@ const running = await startServer({
   trustProxy: trustProxy(),
 }).catch((error: NodeJS.ErrnoException) => {
   // One line the operator can act on, no stack trace.
-  if (error.code === 'EADDRINUSE') console.error(`Port ${port} is already in use on ${host}: stop what holds it, or set PORT to another port (e.g. PORT=${port === 65535 ? 4321 : port + 1} npm run serve).`);
-  else if (error.code === 'EACCES') console.error(`No permission to listen on port ${port} on ${host}: set PORT to a port above 1023.`);
-  else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') console.error(`Cannot listen on ${host}: set HOST to an address of this machine (e.g. 127.0.0.1 or 0.0.0.0).`);
-  else console.error(`Cannot listen on ${host}:${port}: ${error.message}`);
+  console.error(listenErrorLine(error, host, port, 'serve'));
   process.exit(1);
 });
 console.log(`Serving ${distDir} at ${running.url} (API at ${running.url}/api/v1)`);
