@@ -12,7 +12,9 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
-import { STATIC_NOTE } from '../src/api/endpoints.ts';
+import { STATIC_NOTE, staticRewrites } from '../src/api/endpoints.ts';
+import { HeadersHandler } from '@netlify/headers';
+import { RedirectsHandler } from '@netlify/redirects';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { ErrorResponseSchema, IndexResponseSchema } from '../src/core/schemas/responses.ts';
 import type { IndexResponse } from '../src/core/schemas/responses.ts';
@@ -242,6 +244,66 @@ describe('Cloudflare Pages without the function (wrangler pages dev over the sam
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(res.headers.get('cache-control'), path).toMatch(/^(no-store|public, max-age=60)$/);
       expect(ErrorResponseSchema.parse(JSON.parse(text)).error, path).toBe('not_found');
+    }
+  });
+});
+
+describe("Netlify's own redirect engine (netlify-redirector, through @netlify/redirects and @netlify/headers) over the same static build", () => {
+  // What `netlify dev` matches with: the rules of dist/_redirects and dist/_headers, parsed and
+  // matched by Netlify's libraries. Which file a match names is checked here, and that the
+  // file holds what that answer must be; serving it (with the rule's status) is Netlify's.
+  let redirects: RedirectsHandler;
+  let headers: HeadersHandler;
+  const quiet = { log: () => {}, warn: () => {}, error: (message: string) => expect.fail(`Netlify could not parse a host file: ${message}`) };
+  beforeAll(() => {
+    redirects = new RedirectsHandler({ projectDir: dist, publicDir: dist, configRedirects: [], jwtRoleClaim: '', jwtSecret: '' });
+    headers = new HeadersHandler({ projectDir: dist, logger: quiet as never });
+  });
+  const match = async (path: string) => {
+    const m = await redirects.match(new Request(`http://localhost${path}`));
+    return m ? { status: m.statusCode, force: m.force, file: new URL(m.targetRelative, 'http://localhost').pathname } : null;
+  };
+
+  it('every advertised URL and its other spellings is rewritten (200) to the file the function answers with', async () => {
+    const handler = createHandler(new FsStore(dist));
+    for (const url of [index.links.self, index.links.health, index.links.company, index.links.leaders]) {
+      const path = new URL(url).pathname;
+      const expected = await (await handler(new Request(`http://localhost${path}`))).text();
+      for (const spelling of [path, `${path}/`, path.replace('/api/v1', '/api')]) {
+        const m = await match(spelling);
+        // The index's own file is served by its rewrite; a spelling with the file's exact name is the file itself.
+        if (m === null) {
+          expect(readFileSync(join(dist, spelling), 'utf8'), spelling).toBe(expected);
+          continue;
+        }
+        expect(m.status, spelling).toBe(200);
+        expect(readFileSync(join(dist, m.file), 'utf8'), spelling).toBe(expected);
+      }
+    }
+  });
+
+  it('every query parameter of every static path is refused with a forced JSON 400, not the default file', async () => {
+    const refusal = ErrorResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/query-not-answered.json'), 'utf8')));
+    expect(refusal.error).toBe('bad_request');
+    let checked = 0;
+    for (const { from, endpoint } of staticRewrites('static')) {
+      const path = from.replace(/:[a-z]+/g, (p) => (p === ':month' ? '2026-01' : 'x'));
+      for (const name of Object.keys(endpoint.query.shape)) {
+        expect(await match(`${path}?${name}=gb`), `${path}?${name}`).toEqual({ status: 400, force: true, file: '/api/query-not-answered.json' });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('a path under /api with no file and no rule gets the JSON 404 body with JSON headers and CORS', async () => {
+    const notFound = ErrorResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/404.html'), 'utf8')));
+    expect(notFound.error).toBe('not_found');
+    for (const path of ['/api/v1/nope', '/api/v2', '/api/v1/search', '/api/v1/compare/', '/api/v1/rankings/a/b/c']) {
+      expect(await match(path), path).toEqual({ status: 404, force: false, file: '/api/404.html' });
+      const set = await headers.apply(new Request(`http://localhost${path}`));
+      expect(set['Content-Type'] ?? set['content-type'], path).toBe('application/json; charset=utf-8');
+      expect(set['Access-Control-Allow-Origin'] ?? set['access-control-allow-origin'], path).toBe('*');
     }
   });
 });

@@ -14,7 +14,8 @@
  * - query parameters: Cloudflare's `_redirects` and `serve.json` cannot match them, so a
  *   query form gets the default file. Netlify's `_redirects` can: for a `static` build,
  *   every query parameter of a static endpoint is refused with a JSON 400 there
- *   (Cloudflare skips those lines, which have four fields, with a warning).
+ *   (Cloudflare skips those lines, which have four fields, with a warning); the last line
+ *   sends the rest of `/api` to the JSON 404, as Netlify's custom 404 per folder.
  */
 import { CACHE_POLICIES, ENDPOINTS, deploymentOf, runsFunction, staticRewrites } from '../api/endpoints.ts';
 import type { Endpoint } from '../api/endpoints.ts';
@@ -65,7 +66,11 @@ export function redirects(target: DeployTarget): string {
   const rules = staticRewrites(target);
   const fixed = rules.filter((r) => !r.from.includes(':'));
   const rewrites = [...fixed, ...rules.filter((r) => !fixed.includes(r))].map(({ from, to }) => `${from} ${to} 200\n`);
-  return [...(runsFunction(target) ? [] : queryRefusals(target)), ...rewrites].join('');
+  // Netlify's custom 404 per folder (its documented `/en/* /en/404.html 404`), last: a path
+  // under /api with no file and no rule above gets the JSON not-found body. Cloudflare has
+  // no 404 status in `_redirects` and skips the line (it answers the nearest 404.html itself).
+  const notFound = runsFunction(target) ? [] : [`${API_PREFIX_UNVERSIONED}/* /${API_NOT_FOUND_FILE} 404\n`];
+  return [...(runsFunction(target) ? [] : queryRefusals(target)), ...rewrites, ...notFound].join('');
 }
 
 /**
