@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../src/core/policy.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
@@ -17,12 +18,30 @@ const root = resolve(import.meta.dirname, '..');
 let dist: string;
 let pages: Preview;
 
+// The Pages project binds Cloudflare's rate limiter (60 a minute per client), which wrangler
+// pages dev simulates, keyed by the CF-Connecting-IP header: every request of these tests
+// names an address of its own, unless it names one itself, so that only the rate-limit test
+// below is limited.
+const realFetch = globalThis.fetch;
+let clients = 0;
+function ownClientFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
+  if (!headers.has('cf-connecting-ip')) {
+    clients++;
+    headers.set('cf-connecting-ip', `198.18.${(clients >> 8) & 255}.${clients & 255}`);
+  }
+  return realFetch(input, { ...init, headers });
+}
+
 beforeAll(async () => {
+  globalThis.fetch = ownClientFetch as typeof fetch;
   dist = await builtDist();
   pages = await startPreview('preview:pages', dist);
 }, 600_000);
 
 afterAll(async () => {
+  globalThis.fetch = realFetch;
   await pages?.close();
 });
 
@@ -95,5 +114,28 @@ describe('Pages Functions: routing around the function', () => {
     const out = (await res.json()) as { result: { structuredContent: unknown } };
     const health = await (await fetch(`${pages.url}/api/v1/health`)).json();
     expect(out.result.structuredContent).toEqual(health);
+  });
+});
+
+describe('Pages Functions: the rate limit', () => {
+  it('the Pages project binds the same limiter as the Worker', () => {
+    const block = (file: string) => /\[\[ratelimits\]\][^[]*/.exec(readFileSync(join(root, file), 'utf8').replace(/^#.*$/gm, ''))?.[0].trim();
+    expect(block('deploy/pages/wrangler.toml')).toBeDefined();
+    expect(block('deploy/pages/wrangler.toml')).toBe(block('wrangler.toml'));
+  });
+
+  it('a client past 60 requests a minute gets the JSON 429 with Retry-After; another client does not', async () => {
+    const from = (ip: string) => fetch(`${pages.url}/api/v1/health`, { headers: { 'cf-connecting-ip': ip } });
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE; i++) {
+      const res = await from('203.0.113.50');
+      expect(res.status, `request ${i + 1}`).toBe(200);
+      await res.arrayBuffer();
+    }
+    const refused = await from('203.0.113.50');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(ErrorResponseSchema.parse(await refused.json()).error).toBe('rate_limited');
+    expect((await from('203.0.113.51')).status).toBe(200);
   });
 });

@@ -9,6 +9,7 @@ import { Miniflare } from 'miniflare';
 import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../src/core/policy.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { apiSuite } from './lib/api-suite.ts';
@@ -21,8 +22,8 @@ let dist: string;
 let script: string;
 const instances: Miniflare[] = [];
 
-async function start(directory: string): Promise<Miniflare> {
-  const mf = await startWorker(script, directory);
+async function start(directory: string, options?: { rateLimits?: boolean }): Promise<Miniflare> {
+  const mf = await startWorker(script, directory, options);
   instances.push(mf);
   return mf;
 }
@@ -108,5 +109,48 @@ describe('Worker under workerd: MCP over Streamable HTTP', () => {
     const out = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_health', arguments: {} } });
     const health = await (await call(mf, '/api/v1/health')).json();
     expect(out.result.structuredContent).toEqual(health);
+  });
+});
+
+describe("Worker under workerd: the rate limit (Cloudflare's Rate Limiting binding of wrangler.toml)", () => {
+  let mf: Miniflare;
+  beforeAll(async () => {
+    mf = await start(dist, { rateLimits: true });
+  }, 60_000);
+
+  it('wrangler.toml binds RATE_LIMITER at RATE_LIMIT_PER_MINUTE a minute', () => {
+    expect(configured(dist).ratelimits?.RATE_LIMITER?.simple).toEqual({ limit: RATE_LIMIT_PER_MINUTE, period: 60 });
+  });
+
+  it('a client past the limit gets the JSON 429 with Retry-After, never stored; others and preflights are not counted', async () => {
+    const from = (ip: string, init: RequestInit = {}) => call(mf, '/api/v1/health', { ...init, headers: { 'cf-connecting-ip': ip, ...(init.headers as Record<string, string> | undefined) } });
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE; i++) {
+      const res = await from('203.0.113.7');
+      expect(res.status, `request ${i + 1}`).toBe(200);
+      await res.arrayBuffer();
+    }
+    // Preflights pass whatever the count.
+    const preflight = await from('203.0.113.7', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    expect(preflight.status).toBe(204);
+    const refused = await from('203.0.113.7');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('60');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(ErrorResponseSchema.parse(await refused.json())).toMatchObject({ error: 'rate_limited', retryAfter: 60 });
+    // Another client, and requests without an address Cloudflare names, are answered.
+    expect((await from('198.51.100.2')).status).toBe(200);
+    expect((await call(mf, '/api/v1/health')).status).toBe(200);
+  });
+
+  it('every spelling of one IPv6 /64 is one client', async () => {
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE; i++) {
+      const res = await call(mf, '/api/v1/health', { headers: { 'cf-connecting-ip': `2001:db8:7:7::${(i + 1).toString(16)}` } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const res = await call(mf, '/api/v1/health', { headers: { 'cf-connecting-ip': '2001:DB8:7:7:ffff:0:0:1' } });
+    expect(res.status).toBe(429);
   });
 });

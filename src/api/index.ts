@@ -22,7 +22,7 @@ export function createHandler(store: ViewStore, options: HandlerOptions = {}): H
   return (request, env) => api.fetch(request, env);
 }
 
-export { createApi, errorAnswer, requestLogLine, toResponse } from './service.ts';
+export { createApi, errorAnswer, rateLimitedResponse, requestLogLine, toResponse } from './service.ts';
 export type { Answer, Api, ApiOptions, ApiRequest, ClientEnv, RequestLogEntry } from './service.ts';
 export { OPENAPI_PATH } from './app.ts';
 /** Paths the handler answers outside `/api` (the HTML search results page), for adapters routing requests. */

@@ -124,6 +124,15 @@ export function errorAnswer(error: ApiError, extraHeaders: Record<string, string
   return { status, headers: pairs(headers).concat('content-length', String(bytes.byteLength)), body: bytes };
 }
 
+/**
+ * The 429 of a limiter outside the handler (Cloudflare's Rate Limiting binding on the
+ * Worker), the same body and headers as the handler's own: `Retry-After`, never stored.
+ */
+export function rateLimitedResponse(limit: number, retryAfter: number): Response {
+  const error = new ApiError(429, 'rate_limited', messages.rateLimited(limit, retryAfter), { retryAfter });
+  return toResponse(errorAnswer(error, { 'Retry-After': String(retryAfter) }));
+}
+
 /** An {@link Answer} as a Web `Response`. */
 export function toResponse(answer: Answer): Response {
   const headers = new Headers();

@@ -38,8 +38,12 @@ export function configured(directory: string) {
   return unstable_getMiniflareWorkerOptions(config).workerOptions;
 }
 
-/** A ready Miniflare running `script` over the site in `directory`. */
-export async function startWorker(script: string, directory: string): Promise<Miniflare> {
+/**
+ * A ready Miniflare running `script` over the site in `directory`. With `rateLimits`, the
+ * Rate Limiting binding of wrangler.toml too (off by default: the suites send hundreds of
+ * requests a minute from one address).
+ */
+export async function startWorker(script: string, directory: string, { rateLimits = false } = {}): Promise<Miniflare> {
   const workerOptions = configured(directory);
   const mf = new Miniflare({
     modules: true,
@@ -47,6 +51,7 @@ export async function startWorker(script: string, directory: string): Promise<Mi
     compatibilityDate: workerOptions.compatibilityDate,
     compatibilityFlags: workerOptions.compatibilityFlags,
     assets: { ...workerOptions.assets!, directory },
+    ...(rateLimits ? { ratelimits: workerOptions.ratelimits } : {}),
     cf: false,
   });
   await mf.ready;

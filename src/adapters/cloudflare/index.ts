@@ -3,14 +3,34 @@
  * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
  * results page `/search/` here first; every other path is an asset.
  */
-import { createHandler, isSearchPage, primeSearch } from '../../api/index.ts';
+import { RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeSearch, rateLimitedResponse } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import type { AssetsBinding } from './assets-store.ts';
 
+/** Cloudflare's Rate Limiting binding (`[[ratelimits]]` in wrangler.toml): counts per key, per Cloudflare location. */
+export interface RateLimitBinding {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
 export interface Env {
   ASSETS: AssetsBinding;
+  /** Absent (a deployment without the binding, the tests' default): requests are not counted. */
+  RATE_LIMITER?: RateLimitBinding;
+}
+
+/**
+ * service-spec §5: 60 requests a minute per client. The binding counts per client key
+ * (an IPv4 address, an IPv6 /64: `clientKey`), from the address Cloudflare names; it
+ * tells only whether a request is within the limit, so a refusal asks the client to wait
+ * the binding's whole period. Preflights are not counted, as on the Node server.
+ */
+async function overLimit(request: Request, env: Env): Promise<Response | null> {
+  const address = request.headers.get('cf-connecting-ip');
+  if (!env.RATE_LIMITER || address === null || request.method === 'OPTIONS') return null;
+  const { success } = await env.RATE_LIMITER.limit({ key: clientKey(address) });
+  return success ? null : rateLimitedResponse(RATE_LIMIT_PER_MINUTE, 60);
 }
 
 // One handler per isolate, so parsed views and the search index are reused across requests.
@@ -33,6 +53,8 @@ export default {
       if (boundTo !== null) handler = createHandler(new AssetsStore(lateAssets));
       boundTo = env.ASSETS;
     }
+    const refused = await overLimit(request, env);
+    if (refused) return refused;
     return isMcp ? handleMcp(request, handler, url.origin) : handler(request);
   },
 };
