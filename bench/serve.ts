@@ -376,7 +376,7 @@ async function soak(): Promise<string> {
     const max = Math.max(...samples);
     const last = samples.at(-1)!;
     const spread = Math.max(Math.abs(max - first), Math.abs(first - min)) / first;
-    const line = `RSS over ${seconds} s, ${conns} connections, ${urls.length} distinct URLs (${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms, non-2xx ${load.non2xx}): at start ${mib(started)} MiB, after the warm-up pass ${mib(first)} MiB, min ${mib(min)}, max ${mib(max)}, end ${mib(last)} MiB; largest deviation from the first sample ${(spread * 100).toFixed(1)}% (target ±10%).`;
+    const line = `RSS over ${seconds} s, ${conns} connections, ${urls.length} distinct URLs (${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms, non-2xx ${load.non2xx}): at start ${mib(started)} MiB, after the warm-up pass ${mib(first)} MiB, min ${mib(min)}, max ${mib(max)}, end ${mib(last)} MiB; largest deviation from the first sample ${(spread * 100).toFixed(1)}% (target ±10%); every 10 s: ${samples.filter((_, i) => i % 10 === 0).map(mib).join(', ')} MiB.`;
     console.error(line);
     return line;
   } finally {
@@ -548,7 +548,7 @@ if (soakMode) {
   const section = [
     '### Memory under load (bench:serve --soak)',
     '',
-    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the in-process latency table: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the build in DIST_DIR (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the in-process latency table: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
     '',
     line,
     '',
@@ -570,7 +570,7 @@ const ratioCell = (r: Row) => (r.nginx ? `${(r.node.rps / r.nginx.rps).toFixed(2
 const section = [
   '## Serve (bench:serve)',
   '',
-  `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date} UTC, over the sample-data build (${meta.totalCompanies} companies, ${meta.months.length} months).`,
+  `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date} UTC, over the build in DIST_DIR (${meta.totalCompanies} companies, ${meta.months.length} months).`,
   `Machine: ${machine}; servers and load generator (${hasWrk ? 'wrk -t1' : 'autocannon'}) on the same machine over loopback. The Node server as \`npm run serve\` runs it (one process), request log on (to a file), rate limit on (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}: every request counted, none refused), every request with \`Accept-Encoding: ${ACCEPT_ENCODING}\`. nginx: Debian's ${hasNginx ? execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || 'nginx' : '(absent: skipped)'} with one worker, access log buffered (64k), serving for each endpoint a static file holding the very bytes the Node server sends for it (same size). Each figure is the median of ${rounds} rounds of ${duration} s (after 1 s of warm-up), the rounds alternating Node and nginx. *req per CPU-s*: requests answered per second of CPU (user + system) the server's processes used during the load, from /proc: less sensitive than req/s to other work on the machine. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (the machine is shared: other work was running, so p99 figures include preemption).`,
   '',
   `| Endpoint | Path | Body on the wire (B) | Node req/s | nginx req/s | Node ÷ nginx (target ≥ ${TARGET}) | Node p50 / p99 (ms) | nginx p50 / p99 (ms) | Node req per CPU-s | nginx req per CPU-s | ÷ | non-2xx |`,
