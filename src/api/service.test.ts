@@ -154,4 +154,17 @@ describe('RateLimiter window', () => {
     expect(r.remaining).toBe(499_999);
     expect(r.reset).toBe(1);
   });
+
+  it('writes the RateLimit fields of each decision, Retry-After only on a refusal', () => {
+    let now = 10_000;
+    const limiter = new RateLimiter({ limit: 2, now: () => now });
+    const first = limiter.check('192.0.2.4');
+    now = 40_000;
+    const second = limiter.check('192.0.2.4');
+    const refused = limiter.check('192.0.2.4');
+    // Each decision keeps its own figures, however many checks came after it.
+    expect(first.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=1;t=60' });
+    expect(second.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=0;t=30' });
+    expect(refused.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=0;t=30', 'Retry-After': '30' });
+  });
 });
