@@ -317,13 +317,21 @@ function rssKiB(pid: number): number {
 }
 
 /** The Node process of the server (npm/tsx may sit in between): the child itself here, spawned with node directly. */
-async function soak(): Promise<string> {
+async function soak(): Promise<{ line: string; mix: string }> {
   const seconds = Number(process.env.SOAK_SECONDS ?? 60);
   const conns = Number(process.env.SOAK_CONNECTIONS ?? 50);
   const count = Number(process.env.SOAK_URLS ?? 5000);
   if (!hasWrk) throw new Error(`${WRK} is needed for --soak (apt-get install wrk)`);
-  const all = [...new Set(Object.values(workload()).flat())];
+  const kinds = Object.entries(workload());
+  const all = [...new Set(kinds.flatMap(([, list]) => list))];
   const urls = all.slice(0, count);
+  // The first `count` distinct URLs, in the workload's order: which endpoints they reach.
+  const taken = new Set(urls);
+  const mix = kinds
+    .map(([kind, list]) => [kind, new Set(list.filter((u) => taken.has(u))).size] as const)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
   const work = mkdtempSync(join(tmpdir(), 'evi-bench-soak-'));
   const list = join(work, 'urls.txt');
   writeFileSync(list, `${urls.join('\n')}\n`);
@@ -378,7 +386,7 @@ async function soak(): Promise<string> {
     const spread = Math.max(Math.abs(max - first), Math.abs(first - min)) / first;
     const line = `RSS over ${seconds} s, ${conns} connections, ${urls.length} distinct URLs (${load.rps.toFixed(0)} req/s, p50 ${load.p50.toFixed(2)} ms, p99 ${load.p99.toFixed(2)} ms, non-2xx ${load.non2xx}): at start ${mib(started)} MiB, after the warm-up pass ${mib(first)} MiB, min ${mib(min)}, max ${mib(max)}, end ${mib(last)} MiB; largest deviation from the first sample ${(spread * 100).toFixed(1)}% (target ±10%); every 10 s: ${samples.filter((_, i) => i % 10 === 0).map(mib).join(', ')} MiB.`;
     console.error(line);
-    return line;
+    return { line, mix };
   } finally {
     await stopProcess(node);
     rmSync(work, { recursive: true, force: true });
@@ -543,12 +551,12 @@ const benchFile = join(root, 'BENCHMARKS.md');
 
 if (soakMode) {
   const loadBefore = loadavg()[0] ?? 0;
-  const line = await soak();
+  const { line, mix } = await soak();
   const loadAfter = loadavg()[0] ?? 0;
   const section = [
     '### Memory under load (bench:serve --soak)',
     '',
-    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the build in DIST_DIR (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the varied URLs of the in-process latency table: search, company, rankings, leaders, compare), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
+    `Command: \`npm run bench:serve -- --soak\` on ${date} UTC, over the build in DIST_DIR (${meta.totalCompanies} companies, ${meta.months.length} months), ${machine}; wrk with a Lua script sending the URLs round robin (the first distinct URLs of the in-process latency table's varied set: ${mix}), \`Accept-Encoding: ${ACCEPT_ENCODING}\`, request log on (to a file), rate limit on. A warm-up pass requests every URL once first (the caches fill to what they hold), then RSS is sampled every second from /proc. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after.`,
     '',
     line,
     '',

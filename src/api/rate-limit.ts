@@ -76,7 +76,30 @@ export interface RateLimitResult {
   /** Seconds until the oldest counted request leaves the window (a unit frees up). */
   reset: number;
   /** The IETF RateLimit / RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers), plus Retry-After when refused. */
-  headers: Record<string, string>;
+  readonly headers: Record<string, string>;
+}
+
+/**
+ * A decision, its header fields written only when asked for: a kept answer carries
+ * RateLimit-Policy alone, so most requests never need them. Writing them on every
+ * check turned the ever-changing `remaining` into a new string per request, and V8
+ * keeps number-to-string results in its number-string cache (old space): about 35
+ * bytes promoted per request, the Node server's RSS growing ~10% a minute under load
+ * until a major GC (bench:serve --soak at the reference scale, BENCHMARKS.md).
+ */
+class Decision implements RateLimitResult {
+  constructor(
+    readonly allowed: boolean,
+    readonly remaining: number,
+    readonly reset: number,
+    readonly policy: string,
+  ) {}
+
+  get headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'RateLimit-Policy': this.policy, RateLimit: `"default";r=${this.remaining};t=${this.reset}` };
+    if (!this.allowed) headers['Retry-After'] = String(this.reset);
+    return headers;
+  }
 }
 
 /**
@@ -179,12 +202,7 @@ export class RateLimiter {
     const oldest = window.oldest ?? now;
     const reset = Math.max(allowed ? 0 : 1, Math.ceil((oldest + this.#windowMs - now) / 1000));
     const remaining = Math.max(0, this.limit - window.total);
-    const headers: Record<string, string> = {
-      'RateLimit-Policy': this.policy,
-      RateLimit: `"default";r=${remaining};t=${reset}`,
-    };
-    if (!allowed) headers['Retry-After'] = String(reset);
-    return { allowed, remaining, reset, headers };
+    return new Decision(allowed, remaining, reset, this.policy);
   }
 
   #sweep(horizon: number, now: number): void {

@@ -54,6 +54,23 @@ describe('createApi: the policy around the handler', () => {
     expect(calls).toEqual(['br', 'gzip']);
   });
 
+  it('keeps a coded body in a buffer of its own size, not in the compressor\'s larger chunk', async () => {
+    // As Node's zlib does: the result is a view of a bigger buffer.
+    const compress = (body: Uint8Array, encoding: Encoding) => {
+      const coded = recordingCompressor().compress(body, encoding);
+      const chunk = new Uint8Array(coded.byteLength + 16_384);
+      chunk.set(coded, 8);
+      return chunk.subarray(8, 8 + coded.byteLength);
+    };
+    const api = createApi(fixtureStore(), { log: () => {}, compress });
+    const target = `/api/v1/rankings?country=${meta.examples.country}`;
+    const plain = await api.answer(get(target));
+    const br = await api.answer(get(target, { acceptEncoding: 'br' }));
+    expect(text(br)).toBe(`br:${[...text(plain)].reverse().join('')}`);
+    expect(br.body!.buffer.byteLength).toBe(br.body!.byteLength);
+    expect(header(br, 'content-length')).toBe(String(br.body!.byteLength));
+  });
+
   it('304 for either ETag of a body, with the ETag of the coding it would send; HEAD has the headers and no body', async () => {
     const api = createApi(fixtureStore(), { log: () => {}, compress: recordingCompressor().compress });
     const target = `/api/v1/rankings?country=${meta.examples.country}`;
@@ -153,5 +170,18 @@ describe('RateLimiter window', () => {
     expect(r.allowed).toBe(true);
     expect(r.remaining).toBe(499_999);
     expect(r.reset).toBe(1);
+  });
+
+  it('writes the RateLimit fields of each decision, Retry-After only on a refusal', () => {
+    let now = 10_000;
+    const limiter = new RateLimiter({ limit: 2, now: () => now });
+    const first = limiter.check('192.0.2.4');
+    now = 40_000;
+    const second = limiter.check('192.0.2.4');
+    const refused = limiter.check('192.0.2.4');
+    // Each decision keeps its own figures, however many checks came after it.
+    expect(first.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=1;t=60' });
+    expect(second.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=0;t=30' });
+    expect(refused.headers).toEqual({ 'RateLimit-Policy': '"default";q=2;w=60', RateLimit: '"default";r=0;t=30', 'Retry-After': '30' });
   });
 });
