@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { build } from 'astro';
 import { jsonTree } from './integration.ts';
 import { moveDir } from './move-dir.ts';
+import { IN_WORKERS_ENV, pageWorkers, workerPages } from './render-pages.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -24,6 +25,9 @@ async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
 export async function buildPages(opts: { root: string; outDir: string; viewsDir: string; jsonDir: string; siteUrl: string }): Promise<{ files: number; bytes: number }> {
   process.env.EVI_VIEWS_DIR = opts.viewsDir;
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
+  // Profiles and leaderboards are rendered by the page workers (render-pages.ts) unless EVI_PAGE_WORKERS=0.
+  const workers = pageWorkers();
+  process.env[IN_WORKERS_ENV] = workers > 0 ? '1' : '0';
   // Astro puts a build's server chunks in <cwd>/.astro/ when its outDir lies outside the
   // project, where concurrent builds would share them: build inside, then move.
   const inside = join(opts.root, '.cache', `pages-${process.pid}`);
@@ -37,6 +41,7 @@ export async function buildPages(opts: { root: string; outDir: string; viewsDir:
       site: opts.siteUrl,
       logLevel: process.env.EVI_ASTRO_LOG === '1' ? 'info' : 'warn',
       integrations: [
+        ...(workers > 0 ? [workerPages({ workers })] : []),
         jsonTree({
           from: opts.jsonDir,
           // Counted before the JSON joins: the caller counts that itself.

@@ -1,0 +1,79 @@
+/**
+ * The page workers: the routes with thousands of pages (profiles, leaderboards) are
+ * rendered in worker threads, on every core, from the modules Astro compiled for them,
+ * instead of one page after the other through Astro's per-page pipeline. Astro's own
+ * pipeline renders the first page of each such route (`astroRenders` in
+ * src/components/site-data.ts) and everything else; the workers run in the integration
+ * hook `astro:build:generated`, after Astro's pages and before Astro removes its server
+ * chunks. Same components, same bytes (each worker checks itself against Astro's page).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AstroIntegration } from 'astro';
+import type { RenderDone, RenderJob } from './render-worker.ts';
+
+/** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
+export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leaderboards/[country]/[industry].astro'];
+
+/** Set for Astro's pipeline while the workers are on: its getStaticPaths then give only each route's first page. */
+export const IN_WORKERS_ENV = 'EVI_PAGES_IN_WORKERS';
+
+/** Number of page workers: `EVI_PAGE_WORKERS` (0 = Astro renders every page), else one per core. */
+export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
+  const set = env.EVI_PAGE_WORKERS?.trim();
+  if (set) {
+    const n = Number(set);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`EVI_PAGE_WORKERS must be a whole number, got "${set}"`);
+    return n;
+  }
+  return availableParallelism();
+}
+
+/** Where Astro puts a route's compiled page module in a static build: `src/pages/a/[b].astro` -> `<server dir>/pages/a/_b_.astro.mjs`. */
+function moduleOf(serverDir: string, component: string): string {
+  const file = join(serverDir, component.replace(/^src\//, '').replace(/\[([^\]]+)\]/g, '_$1_') + '.mjs');
+  if (!existsSync(file)) throw new Error(`page workers: Astro's compiled module of ${component} is not at ${file}`);
+  return file;
+}
+
+/** Renders every page but the first of each route in `routes`, in `workers` threads, into `outDir`. */
+export async function renderInWorkers(opts: { serverDir: string; outDir: string; routes: string[]; workers: number }): Promise<RenderDone> {
+  const routes = opts.routes.map((component) => ({ component, module: moduleOf(opts.serverDir, component) }));
+  const env = { ...process.env, [IN_WORKERS_ENV]: '0' };
+  const runs = Array.from({ length: opts.workers }, (_, worker) => {
+    const job: RenderJob = { routes, outDir: opts.outDir, worker, workers: opts.workers };
+    return new Promise<RenderDone>((resolve, reject) => {
+      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job, env, ...(process.env.YOUNG ? { resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YOUNG) } } : {}) });
+      w.once('message', (msg: { done?: RenderDone; error?: string }) => {
+        void w.terminate();
+        if (msg.error) reject(new Error(msg.error));
+        else resolve(msg.done!);
+      });
+      w.once('error', reject);
+      w.once('exit', (code) => reject(new Error(`page worker ${worker} exited with code ${code}`)));
+    });
+  });
+  const done = await Promise.all(runs);
+  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0) };
+}
+
+/** The integration that runs the page workers once Astro's pipeline has rendered its pages. */
+export function workerPages(opts: { workers: number }): AstroIntegration {
+  return {
+    name: 'evi-page-workers',
+    hooks: {
+      'astro:build:generated': async ({ dir, logger }) => {
+        const outDir = fileURLToPath(dir);
+        // Astro keeps a static build's server chunks in its outDir when that lies inside the working directory, else in <cwd>/.astro/.
+        const inside = dir.href.startsWith(pathToFileURL(process.cwd()).href);
+        const serverDir = inside ? outDir : join(process.cwd(), '.astro');
+        const t0 = performance.now();
+        const done = await renderInWorkers({ serverDir, outDir, routes: WORKER_ROUTES, workers: opts.workers });
+        logger.info(`${done.pages} pages rendered in ${opts.workers} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      },
+    },
+  };
+}
