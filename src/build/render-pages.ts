@@ -3,16 +3,15 @@
  * rendered in worker threads, on every core, from the modules Astro compiled for them,
  * instead of one page after the other through Astro's per-page pipeline. Astro's own
  * pipeline renders the first page of each such route (`astroRenders` in
- * src/components/site-data.ts) and everything else; the workers run in the integration
- * hook `astro:build:generated`, after Astro's pages and before Astro removes its server
- * chunks. Same components, same bytes (each worker checks itself against Astro's page).
+ * src/components/site-data.ts) and every other page; the workers start once Astro's
+ * build has returned, from its compiled modules kept aside (integration.ts), so that
+ * the compiler's memory is free by then. Same components, same bytes (each worker checks
+ * itself against Astro's page).
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { AstroIntegration } from 'astro';
 import type { RenderDone, RenderJob } from './render-worker.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
@@ -46,7 +45,7 @@ export async function renderInWorkers(opts: { serverDir: string; outDir: string;
   const runs = Array.from({ length: opts.workers }, (_, worker) => {
     const job: RenderJob = { routes, outDir: opts.outDir, worker, workers: opts.workers };
     return new Promise<RenderDone>((resolve, reject) => {
-      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job, env, ...(process.env.YOUNG ? { resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.YOUNG) } } : {}) });
+      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job, env });
       w.once('message', (msg: { done?: RenderDone; error?: string }) => {
         void w.terminate();
         if (msg.error) reject(new Error(msg.error));
@@ -58,22 +57,4 @@ export async function renderInWorkers(opts: { serverDir: string; outDir: string;
   });
   const done = await Promise.all(runs);
   return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0) };
-}
-
-/** The integration that runs the page workers once Astro's pipeline has rendered its pages. */
-export function workerPages(opts: { workers: number }): AstroIntegration {
-  return {
-    name: 'evi-page-workers',
-    hooks: {
-      'astro:build:generated': async ({ dir, logger }) => {
-        const outDir = fileURLToPath(dir);
-        // Astro keeps a static build's server chunks in its outDir when that lies inside the working directory, else in <cwd>/.astro/.
-        const inside = dir.href.startsWith(pathToFileURL(process.cwd()).href);
-        const serverDir = inside ? outDir : join(process.cwd(), '.astro');
-        const t0 = performance.now();
-        const done = await renderInWorkers({ serverDir, outDir, routes: WORKER_ROUTES, workers: opts.workers });
-        logger.info(`${done.pages} pages rendered in ${opts.workers} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      },
-    },
-  };
 }
