@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
+import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
+import type { StaticPath } from './page-chrome.ts';
 
 export interface RenderJob {
   /** The compiled page module of each route (absolute file) and its source component, relative to the project. */
@@ -27,37 +29,7 @@ export interface RenderDone {
   bytes: number;
 }
 
-type StaticPath = { params: Record<string, string | undefined>; props?: Record<string, unknown> };
 type PageModule = { default: AstroComponentFactory; file: string; url: string; getStaticPaths: () => StaticPath[] | Promise<StaticPath[]> };
-
-const HEAD_END = '</head>';
-
-/** `/company/[slug]` with `{ slug: 'x' }` -> `company/x/index.html` (build.format 'directory'). */
-function outFileOf(url: string, params: StaticPath['params']): string {
-  const path = url.replace(/\[([^\]]+)\]/g, (_, name: string) => {
-    const value = params[name];
-    if (name.startsWith('...') || value === undefined || value.includes('/')) throw new Error(`page workers: unsupported parameter ${name} in ${url}`);
-    return value;
-  });
-  return join(path.replace(/^\/+/, ''), 'index.html');
-}
-
-/** What Astro's pipeline adds before `</head>` to what the container renders (`own`), from Astro's file of the same page. */
-function chromeOf(astro: string, own: string, where: string): string {
-  const at = own.indexOf(HEAD_END);
-  const head = own.slice(0, at);
-  const tail = own.slice(at);
-  if (at < 0 || !astro.startsWith(head) || !astro.endsWith(tail) || astro.length < own.length) {
-    throw new Error(`page workers: the container's ${where} differs from Astro's beyond the head's links; build with EVI_PAGE_WORKERS=0 and report it`);
-  }
-  return astro.slice(head.length, astro.length - tail.length);
-}
-
-/** `page` with `chrome` before its first `</head>`, as bytes. */
-const withChrome = (page: Buffer, chrome: Buffer): Buffer => {
-  const at = page.indexOf(HEAD_END);
-  return at < 0 || chrome.length === 0 ? page : Buffer.concat([page.subarray(0, at), chrome, page.subarray(at)]);
-};
 
 // A container keeps every route it rendered (its manifest's route list grows by one a page): start a fresh one now and then.
 const PAGES_PER_CONTAINER = 500;
