@@ -20,7 +20,7 @@ export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leade
 /** Set for Astro's pipeline while the workers are on: its getStaticPaths then give only each route's first page. */
 export const IN_WORKERS_ENV = 'EVI_PAGES_IN_WORKERS';
 
-/** Number of page workers: `EVI_PAGE_WORKERS` (0 = Astro renders every page), else one per core. */
+/** Number of page workers: `EVI_PAGE_WORKERS` (0 = Astro renders every page), else one per core up to 4 (each holds its own heap). */
 export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
   const set = env.EVI_PAGE_WORKERS?.trim();
   if (set) {
@@ -28,7 +28,7 @@ export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
     if (!Number.isInteger(n) || n < 0) throw new Error(`EVI_PAGE_WORKERS must be a whole number, got "${set}"`);
     return n;
   }
-  return availableParallelism();
+  return Math.min(availableParallelism(), 4);
 }
 
 /** Where Astro puts a route's compiled page module in a static build: `src/pages/a/[b].astro` -> `<server dir>/pages/a/_b_.astro.mjs`. */
