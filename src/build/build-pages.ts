@@ -37,6 +37,7 @@ export async function buildPages(opts: { root: string; outDir: string; viewsDir:
   await clean();
   await mkdir(join(opts.root, '.cache'), { recursive: true });
   try {
+    const a0 = performance.now();
     await build({
       root: opts.root,
       outDir: inside,
@@ -44,10 +45,12 @@ export async function buildPages(opts: { root: string; outDir: string; viewsDir:
       logLevel: process.env.EVI_ASTRO_LOG === '1' ? 'info' : 'warn',
       integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
     });
+    if (process.env.EVI_ASTRO_LOG === '1') console.error(`astro build: ${((performance.now() - a0) / 1000).toFixed(1)} s wall`);
     if (workers > 0) {
       const t0 = performance.now();
       const done = await renderInWorkers({ serverDir: compiled, outDir: inside, routes: WORKER_ROUTES, workers });
-      if (process.env.EVI_ASTRO_LOG === '1') console.error(`page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const cpu = done.cpu.map((c) => (c === null ? '?' : c.toFixed(1))).join(' s, ');
+      if (process.env.EVI_ASTRO_LOG === '1') console.error(`page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu} s`);
     }
     // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
     for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });

@@ -1,7 +1,8 @@
 /**
  * The page workers: the routes with thousands of pages (profiles, leaderboards) are
  * rendered in worker threads, on every core, from the modules Astro compiled for them,
- * instead of one page after the other through Astro's per-page pipeline. Astro's own
+ * instead of one page after the other through Astro's per-page pipeline (one share in
+ * the main thread, the others in worker threads). Astro's own
  * pipeline renders the first page of each such route (`astroRenders` in
  * src/components/site-data.ts) and every other page; the workers start once Astro's
  * build has returned, from its compiled modules kept aside (integration.ts), so that
@@ -12,7 +13,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RenderDone, RenderJob } from './render-worker.ts';
+import { renderShare } from './render-share.ts';
+import type { RenderDone, RenderJob } from './render-share.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
 export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leaderboards/[country]/[industry].astro'];
@@ -38,23 +40,29 @@ function moduleOf(serverDir: string, component: string): string {
   return file;
 }
 
-/** Renders every page but the first of each route in `routes`, in `workers` threads, into `outDir`. */
-export async function renderInWorkers(opts: { serverDir: string; outDir: string; routes: string[]; workers: number }): Promise<RenderDone> {
+/**
+ * Renders every page but the first of each route in `routes` into `outDir`: one share in
+ * this thread (idle otherwise, and it has the compiled modules' dependencies loaded
+ * already), the others in `workers - 1` worker threads.
+ */
+export async function renderInWorkers(opts: { serverDir: string; outDir: string; routes: string[]; workers: number }): Promise<{ pages: number; bytes: number; cpu: (number | null)[] }> {
   const routes = opts.routes.map((component) => ({ component, module: moduleOf(opts.serverDir, component) }));
-  const env = { ...process.env, [IN_WORKERS_ENV]: '0' };
-  const runs = Array.from({ length: opts.workers }, (_, worker) => {
-    const job: RenderJob = { routes, outDir: opts.outDir, worker, workers: opts.workers };
+  const job = (worker: number): RenderJob => ({ routes, outDir: opts.outDir, worker, workers: opts.workers });
+  // Astro's pipeline is done: from here every getStaticPaths gives all its paths.
+  process.env[IN_WORKERS_ENV] = '0';
+  const env = { ...process.env };
+  const others = Array.from({ length: opts.workers - 1 }, (_, i) => {
     return new Promise<RenderDone>((resolve, reject) => {
-      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job, env });
+      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job(i + 1), env });
       w.once('message', (msg: { done?: RenderDone; error?: string }) => {
         void w.terminate();
         if (msg.error) reject(new Error(msg.error));
         else resolve(msg.done!);
       });
       w.once('error', reject);
-      w.once('exit', (code) => reject(new Error(`page worker ${worker} exited with code ${code}`)));
+      w.once('exit', (code) => reject(new Error(`page worker ${i + 1} exited with code ${code}`)));
     });
   });
-  const done = await Promise.all(runs);
-  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0) };
+  const done = await Promise.all([renderShare(job(0)), ...others]);
+  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0), cpu: done.map((d) => d.cpu) };
 }
