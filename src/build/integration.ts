@@ -1,24 +1,24 @@
-import { readdir } from 'node:fs/promises';
+import { cp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { moveDir } from './move-dir.ts';
 
 /**
- * Joins the JSON tree (views, static API answers, host files), written beforehand by
- * the build's JsonWriter, to Astro's output in `astro:build:done`: tens of thousands of
- * files move in one rename each instead of going through one Astro route per file.
+ * Keeps the modules Astro compiled for the pages (its server chunks, which a static build
+ * removes once its own pages are written) in `to`, for the page workers (render-pages.ts)
+ * to render from after Astro's build has returned and its compiler's memory is free.
  */
-export function jsonTree(opts: { from: string; beforeJoin?: (dir: string) => Promise<void> }): AstroIntegration {
+export function keepCompiled(opts: { to: string }): AstroIntegration {
   return {
-    name: 'evi-json-tree',
+    name: 'evi-keep-compiled',
     hooks: {
-      'astro:build:done': async ({ dir, logger }) => {
-        const out = fileURLToPath(dir);
-        await opts.beforeJoin?.(out);
-        const names = (await readdir(opts.from)).sort();
-        for (const name of names) await moveDir(join(opts.from, name), join(out, name));
-        logger.info(`joined the JSON tree: ${names.join(', ')}`);
+      'astro:build:generated': async ({ dir }) => {
+        // A static build keeps its server chunks in its outDir when that lies inside the working directory, else in <cwd>/.astro/.
+        const from = dir.href.startsWith(pathToFileURL(process.cwd()).href) ? fileURLToPath(dir) : join(process.cwd(), '.astro');
+        for (const e of await readdir(from, { withFileTypes: true })) {
+          const modules = e.isDirectory() ? ['chunks', 'pages'].includes(e.name) : e.name.endsWith('.mjs');
+          if (modules) await cp(join(from, e.name), join(opts.to, e.name), { recursive: true, filter: (src) => !src.endsWith('.map') });
+        }
       },
     },
   };

@@ -35,6 +35,16 @@ export function company(slug: string): CompanyView {
   return readJson<CompanyView>(viewPaths.company(slug));
 }
 
+/**
+ * The paths Astro's own pipeline renders of a route whose pages the build's page workers
+ * render (src/build/render-pages.ts: profiles and leaderboards, from the same compiled
+ * component): only the first, the reference each worker checks its output against byte
+ * for byte. With the workers off (`EVI_PAGE_WORKERS=0`), and inside the workers, all of them.
+ */
+export function astroRenders<T>(paths: T[]): T[] {
+  return process.env.EVI_PAGES_IN_WORKERS === '1' ? paths.slice(0, 1) : paths;
+}
+
 export function companySlugs(): string[] {
   return readdirSync(join(root(), dirname(viewPaths.company('x'))))
     .filter((f) => f.endsWith('.json'))
