@@ -5,7 +5,6 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import type { Company } from '../core/registry.ts';
 import { compareKeys } from '../core/text.ts';
 import { companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
@@ -16,8 +15,7 @@ import { buildSearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
 import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
-import { writeMonthBoards } from './month-boards.ts';
-import { storeCurrentMonthViews, writeMonthViews } from './month-profiles.ts';
+import { storeCurrentMonthViews, writeMonths } from './write-months.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
@@ -26,7 +24,6 @@ import { JsonWriter } from './write-json.ts';
 
 export interface SiteParts {
   data: LoadedData;
-  pools: Map<string, Company[]>;
   input: SiteInput;
   meta: MetaView;
   ledger: Ledger;
@@ -34,6 +31,8 @@ export interface SiteParts {
   ranked: Map<string, Set<string>>;
   dataset: Dataset;
   cacheDir: string | null;
+  /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
+  workers?: number;
   log: (line: string) => void;
 }
 
@@ -46,21 +45,21 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const downloads = new JsonWriter(json);
   const urls = siteUrls(meta.siteUrl);
 
-  // Leaderboards of every month, each month's also as one CSV download.
+  // Leaderboards of every month (each month's also as one CSV download) and every past
+  // month's company views: on the worker threads while this thread makes the current month's.
   const boardsOut = new JsonWriter(json);
-  const boards = await writeMonthBoards({ data: parts.data, input, out: boardsOut, cacheDir: parts.cacheDir, log });
-  const manifests: MonthManifest[] = [];
-  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: boards.csv[i]!, profiles: null, dataset, urls }));
-  log(`  ${boards.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${boards.fromCache} of ${results.length} months from the cache)`);
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, log });
+  // Not awaited yet: a failure is reported by the await below.
+  months.catch(() => {});
 
-  // Company views: the current month's, then every past month's (cached).
+  // Company views: the current month's.
   const companies: CompanyView[] = [];
   for (const v of companyViews(input, meta)) {
     views.write(viewPaths.company(v.slug).slice('views/'.length), v);
     companies.push(v);
   }
   log(`  ${companies.length.toLocaleString('en-US')} current company views`);
-  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
+  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir })) log(`  ${meta.month}'s views stored in the cache for the next build`);
   // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
   // compressed on the thread pool while the rest is written.
   const profiles = profilesGz(
@@ -70,8 +69,11 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
         .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
     ),
   );
-  const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
-  log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
+  const done = await months;
+  log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
+  log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
+  const manifests: MonthManifest[] = [];
+  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: done.csv[i]!, profiles: null, dataset, urls }));
   views.write('meta.json', meta);
 
 
@@ -92,7 +94,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
-  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: done.csv[last]!, profiles: await profiles, dataset, urls }));
   writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
   log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
   const all = [boardsOut, views, downloads, api];
