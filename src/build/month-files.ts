@@ -10,8 +10,8 @@ import type { Company, Registry } from '../core/registry.ts';
 import { scoreMonth, universes } from '../core/score.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
-import { boardViews, companyViews, searchRankings, type SiteInput } from '../core/views/build-views.ts';
-import { shardOf, viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
+import { boardViews, companyViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
@@ -60,34 +60,48 @@ export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8
   return { files, info: { ...facts, boards } };
 }
 
+/** Whether `key` is an array index, which a JS object puts before its other keys (in numeric order). */
+const isIndex = (key: string) => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+
 /**
  * A month's company views as files (paths under views/): shards of the companies with
- * data that month, without `lastUpdated` (added when shaped), and its search rankings.
+ * data that month (each `{slug: view}` in slug order, as JSON.stringify of that object
+ * writes it), and its search rankings. Each view becomes text as it comes, so that a
+ * month's views (~75 MB of JSON at reference scale) are never all in memory as objects.
+ * `strip`: the views carry `lastUpdated` (the current month's), left out of a past month's.
  */
-export function* shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>): Generator<[string, Uint8Array]> {
-  const shards = new Map<number, Record<string, CompanyView>>();
-  const views: CompanyView[] = [];
+export function* shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>, strip = false): Generator<[string, Uint8Array]> {
+  // Per shard, its entries' text: array-index slugs apart, since an object puts those first.
+  const shards = new Map<number, { index: [number, string][]; rest: string[] }>();
+  const rankings: SearchRankingsView = { month, companies: {} };
   for (const view of all) {
     if (view.defaultCountry === null) continue;
-    const profiles: Record<string, CompanyProfile> = {};
-    for (const [code, profile] of Object.entries(view.profiles)) {
-      const { lastUpdated: _, ...rest } = profile;
-      profiles[code] = rest as CompanyProfile;
+    let past = view;
+    if (strip) {
+      const profiles: Record<string, CompanyProfile> = {};
+      for (const [code, profile] of Object.entries(view.profiles)) {
+        const { lastUpdated: _, ...rest } = profile;
+        profiles[code] = rest as CompanyProfile;
+      }
+      past = { ...view, profiles };
     }
-    const past = { ...view, profiles };
-    views.push(past);
+    rankings.companies[view.slug] = searchRankingOf(past);
     const n = shardOf(view.slug, meta.companyShards);
     let shard = shards.get(n);
-    if (!shard) shards.set(n, (shard = {}));
-    shard[view.slug] = past;
+    if (!shard) shards.set(n, (shard = { index: [], rest: [] }));
+    const text = `${JSON.stringify(view.slug)}:${JSON.stringify(past)}`;
+    if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
+    else shard.rest.push(text);
   }
-  // One shard's text at a time: the month's views are ~75 MB of JSON at reference scale.
-  const strip = (path: string) => path.slice('views/'.length);
-  for (const [n, shard] of [...shards].sort(([a], [b]) => a - b)) yield [strip(viewPaths.companyShard(month, n)), Buffer.from(JSON.stringify(shard))];
-  const rankings = searchRankings({ ...meta, month }, views);
-  yield [strip(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(rankings))];
+  const strip_ = (path: string) => path.slice('views/'.length);
+  for (const [n, { index, rest }] of [...shards].sort(([a], [b]) => a - b)) {
+    const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
+    yield [strip_(viewPaths.companyShard(month, n)), Buffer.from(`{${entries.join(',')}}`)];
+    shards.delete(n);
+  }
+  yield [strip_(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(rankings))];
   // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
-  yield [strip(viewPaths.monthSearchRankingsBinary(month)), encodeSearchRankings(rankings)];
+  yield [strip_(viewPaths.monthSearchRankingsBinary(month)), encodeSearchRankings(rankings)];
 }
 
 /** Writes `files` to `target`; returns each file's path and length. */
@@ -118,7 +132,7 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     if (!pools) poolsOf.set(reg, (pools = universes(reg)));
     const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
-    out.views = await put(job.views, shardFiles(ctx.meta, detailed.month, companyViews(input, ctx.meta)));
+    out.views = await put(job.views, shardFiles(ctx.meta, detailed.month, companyViews(input, ctx.meta, true)));
   }
   return out;
 }

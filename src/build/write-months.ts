@@ -163,6 +163,6 @@ export async function storeCurrentMonthViews(opts: { data: LoadedData; meta: Met
   const i = data.months.length - 1;
   const ref = viewsEntry(data, meta, cacheDir, cacheDir ? registryHash(data.registry) : '', i);
   if (!ref || (await hasCacheFolder(ref.path, ref.key))) return false;
-  await writeCacheFolder(ref.path, ref.key, shardFiles(meta, meta.month, opts.companies));
+  await writeCacheFolder(ref.path, ref.key, shardFiles(meta, meta.month, opts.companies, true));
   return true;
 }
