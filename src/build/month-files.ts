@@ -66,18 +66,27 @@ const isIndex = (key: string) => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <
 /**
  * A month's company views as files (paths under views/): shards of the companies with
  * data that month (each `{slug: view}` in slug order, as JSON.stringify of that object
- * writes it), and its search rankings. Each view becomes text as it comes, so that a
+ * writes it), and its search rankings. Each view becomes text as it is added, so that a
  * month's views (~75 MB of JSON at reference scale) are never all in memory as objects.
  * `strip`: the views carry `lastUpdated` (the current month's), left out of a past month's.
  */
-export function* shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>, strip = false): Generator<[string, Uint8Array]> {
+export class ShardFiles {
   // Per shard, its entries' text: array-index slugs apart, since an object puts those first.
-  const shards = new Map<number, { index: [number, string][]; rest: string[] }>();
-  const rankings: SearchRankingsView = { month, companies: {} };
-  for (const view of all) {
-    if (view.defaultCountry === null) continue;
+  readonly #shards = new Map<number, { index: [number, string][]; rest: string[] }>();
+  readonly #rankings: SearchRankingsView;
+
+  constructor(
+    private readonly meta: MetaView,
+    private readonly month: string,
+    private readonly strip = false,
+  ) {
+    this.#rankings = { month, companies: {} };
+  }
+
+  add(view: CompanyView): void {
+    if (view.defaultCountry === null) return;
     let past = view;
-    if (strip) {
+    if (this.strip) {
       const profiles: Record<string, CompanyProfile> = {};
       for (const [code, profile] of Object.entries(view.profiles)) {
         const { lastUpdated: _, ...rest } = profile;
@@ -85,23 +94,34 @@ export function* shardFiles(meta: MetaView, month: string, all: Iterable<Company
       }
       past = { ...view, profiles };
     }
-    rankings.companies[view.slug] = searchRankingOf(past);
-    const n = shardOf(view.slug, meta.companyShards);
-    let shard = shards.get(n);
-    if (!shard) shards.set(n, (shard = { index: [], rest: [] }));
+    this.#rankings.companies[view.slug] = searchRankingOf(past);
+    const n = shardOf(view.slug, this.meta.companyShards);
+    let shard = this.#shards.get(n);
+    if (!shard) this.#shards.set(n, (shard = { index: [], rest: [] }));
     const text = `${JSON.stringify(view.slug)}:${JSON.stringify(past)}`;
     if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
     else shard.rest.push(text);
   }
-  const strip_ = (path: string) => path.slice('views/'.length);
-  for (const [n, { index, rest }] of [...shards].sort(([a], [b]) => a - b)) {
-    const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
-    yield [strip_(viewPaths.companyShard(month, n)), Buffer.from(`{${entries.join(',')}}`)];
-    shards.delete(n);
+
+  /** The files, one shard's bytes at a time (each shard's text let go once yielded). */
+  *files(): Generator<[string, Uint8Array]> {
+    const strip = (path: string) => path.slice('views/'.length);
+    for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
+      const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
+      this.#shards.delete(n);
+      yield [strip(viewPaths.companyShard(this.month, n)), Buffer.from(`{${entries.join(',')}}`)];
+    }
+    yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
+    // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
+    yield [strip(viewPaths.monthSearchRankingsBinary(this.month)), encodeSearchRankings(this.#rankings)];
   }
-  yield [strip_(viewPaths.monthSearchRankings(month)), Buffer.from(JSON.stringify(rankings))];
-  // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
-  yield [strip_(viewPaths.monthSearchRankingsBinary(month)), encodeSearchRankings(rankings)];
+}
+
+/** {@link ShardFiles} of the views `all`. */
+export function shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>, strip = false): Iterable<[string, Uint8Array]> {
+  const files = new ShardFiles(meta, month, strip);
+  for (const view of all) files.add(view);
+  return files.files();
 }
 
 /** Writes `files` to `target`; returns each file's path and length. */
