@@ -60,7 +60,8 @@ export interface MonthsWritten {
 /**
  * Puts every month's leaderboards (under `site`, the site root) and every past month's
  * company views (under `views`) into the output. Returns once all are there; the caller
- * may work meanwhile (the jobs run on worker threads).
+ * may work meanwhile (the jobs run on worker threads), and on what needs the current
+ * month's leaderboards once `currentBoards` is called.
  */
 export async function writeMonths(opts: {
   data: LoadedData;
@@ -70,6 +71,8 @@ export async function writeMonths(opts: {
   views: JsonWriter;
   cacheDir: string | null;
   workers?: number;
+  /** Called once the current month's leaderboards are in the output. */
+  currentBoards?: () => void;
   log: (line: string) => void;
 }): Promise<MonthsWritten> {
   const { data, input, meta, site, views, cacheDir, log } = opts;
@@ -112,31 +115,35 @@ export async function writeMonths(opts: {
     }
   }
 
-  // The newest months first: they carry the longest histories, so the last jobs are the short ones.
-  const order = jobs.map((_, j) => j).reverse();
-  const ctx: MonthContext = { input, meta };
-  const size = Math.min(jobs.length, opts.workers ?? Math.max(1, Math.min(availableParallelism(), 4)));
-  const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, new URL('./month-worker.mjs', import.meta.url), { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
+  // A job's files go into the output as soon as it is done.
   const results: MonthJobResult[] = [];
-  try {
-    const running = pool ? Promise.all(order.map(async (j) => (results[j] = await pool.run(jobs[j]!)))) : null;
-    // What the cache had is linked while the jobs run.
-    for (const link of links) link();
-    if (running) await running;
-    else for (const j of order) results[j] = await runMonthJob(ctx, jobs[j]!, log);
-  } finally {
-    await pool?.close();
-  }
-
-  jobs.forEach((job, j) => {
+  const place = (j: number) => {
+    const job = jobs[j]!;
     const r = results[j]!;
     const t = targets[j]!;
     if (r.boards) {
       boardsInfo[job.i] = r.boards.info;
-      place(site, t.boards ?? null, r.boards.files);
+      placeFiles(site, t.boards ?? null, r.boards.files);
+      if (job.i === n - 1) opts.currentBoards?.();
     }
-    if (r.views) place(views, t.views ?? null, r.views.files);
-  });
+    if (r.views) placeFiles(views, t.views ?? null, r.views.files);
+  };
+  // The newest months first: the current month's leaderboards (which the static answers
+  // read) and the longest histories; the last jobs are the short ones.
+  const order = jobs.map((_, j) => j).reverse();
+  const ctx: MonthContext = { input, meta };
+  const size = Math.min(jobs.length, opts.workers ?? Math.max(1, Math.min(availableParallelism(), 4)));
+  const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, new URL('./month-worker.mjs', import.meta.url), { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
+  try {
+    const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
+    // What the cache had is linked while the jobs run.
+    for (const link of links) link();
+    if (boardsInfo[n - 1]) opts.currentBoards?.();
+    if (running) await running;
+    else for (const j of order) place(((results[j] = await runMonthJob(ctx, jobs[j]!, log)), j));
+  } finally {
+    await pool?.close();
+  }
   return {
     csv: boardsInfo.map((b) => ({ rows: b!.rows, bytes: b!.bytes, sha256: b!.sha256 })),
     boards: boardsInfo.reduce((s, b) => s + b!.boards, 0),
@@ -147,7 +154,7 @@ export async function writeMonths(opts: {
 }
 
 /** A job's files: linked from the cache entry they were written to, or counted where the job wrote them. */
-function place(out: JsonWriter, ref: CacheEntryRef | null, files: { path: string; bytes: number }[]): void {
+function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: { path: string; bytes: number }[]): void {
   for (const { path, bytes } of files) {
     if (ref) out.linkFrom(path, `${ref.path}/${path}`, bytes);
     else out.count(bytes);

@@ -46,13 +46,6 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const downloads = new JsonWriter(json);
   const urls = siteUrls(meta.siteUrl);
 
-  // Leaderboards of every month (each month's also as one CSV download) and every past
-  // month's company views: on the worker threads while this thread makes the current month's.
-  const boardsOut = new JsonWriter(json);
-  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, log });
-  // Not awaited yet: a failure is reported by the await below.
-  months.catch(() => {});
-
   // Company views: the current month's, each written as it is made; what the rest needs
   // of them is kept (slugs, search rankings, the profiles download's lines, their text
   // as next month's past-month entry), not the views themselves.
@@ -77,11 +70,15 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
     await storeCurrentMonthViews(store, asPast);
     log(`  ${meta.month}'s views stored in the cache for the next build`);
   }
-  const done = await months;
-  log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
-  log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
-  const manifests: MonthManifest[] = [];
-  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: done.csv[i]!, profiles: null, dataset, urls }));
+  // Leaderboards of every month (each month's also as one CSV download) and every past
+  // month's company views: on the worker threads while this thread writes the rest. Started
+  // once the current month's views are written, so that the two memory peaks do not add up.
+  const boardsOut = new JsonWriter(json);
+  let currentBoards!: () => void;
+  const boardsReady = new Promise<void>((resolve) => (currentBoards = resolve));
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, log });
+  // Not awaited yet: a failure is reported by the awaits below.
+  months.catch(() => {});
   views.write('meta.json', meta);
 
 
@@ -94,13 +91,21 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   views.writeBytes(viewPaths.searchRankingsBinary().slice('views/'.length), encodeSearchRankings(rankings));
   log('  the changelog and the search index');
 
-  // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.
+  // Answers for static hosts (the handler's own, read from the views just written: the
+  // current month's leaderboards among them), OpenAPI, host files.
+  // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
+  await Promise.race([boardsReady, months]);
   const api = new JsonWriter(json);
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
   await writeStaticFiles(api, json, meta, slugs);
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
+  const done = await months;
+  log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
+  log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
+  const manifests: MonthManifest[] = [];
+  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: done.csv[i]!, profiles: null, dataset, urls }));
   manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: done.csv[last]!, profiles: await profiles, dataset, urls }));
   writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
   log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
