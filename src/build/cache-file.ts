@@ -196,32 +196,6 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   return { files: out, info: entry.info ?? {} };
 }
 
-/**
- * Puts a folder of files into `out`: linked from the intact cache entry `ref` when there
- * is one; else made by `make`, stored as the entry and linked from it (each byte written
- * once); without a cache (`ref` null), written directly. Returns the files' facts
- * (`info`) and whether they came from the cache.
- */
-export async function putCachedFolder<I extends NonNullable<Header['info']>>(
-  out: { linkFrom(path: string, source: string, bytes: number): void; writeBytes(path: string, bytes: Uint8Array): void },
-  ref: { path: string; key: string } | null,
-  make: () => Promise<{ files: Iterable<[string, Uint8Array]>; info: I }> | { files: Iterable<[string, Uint8Array]>; info: I },
-  warn: Warn,
-): Promise<{ info: I; fromCache: boolean }> {
-  const cached = ref ? await readCacheFolder(ref.path, ref.key, warn) : null;
-  if (cached) {
-    for (const { path, file, bytes } of cached.files) out.linkFrom(path, file, bytes);
-    return { info: cached.info as I, fromCache: true };
-  }
-  const made = await make();
-  if (!ref) {
-    for (const [path, bytes] of made.files) out.writeBytes(path, bytes);
-    return { info: made.info, fromCache: false };
-  }
-  for (const { path, bytes } of await writeCacheFolder(ref.path, ref.key, made.files, made.info)) out.linkFrom(path, `${ref.path}/${path}`, bytes);
-  return { info: made.info ?? {}, fromCache: false };
-}
-
 /** Whether a folder entry made from `key` is there (its index only; a read checks the files). */
 export async function hasCacheFolder(dir: string, key: string): Promise<boolean> {
   try {

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCb, gzipSync } from 'node:zlib';
 import Papa from 'papaparse';
-import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
@@ -116,11 +115,13 @@ export interface ProfilesGz {
 }
 
 /**
- * The current month's profiles as gzip NDJSON, compressed on libuv's thread pool (the
- * same bytes as gzipSync) so that the build goes on meanwhile.
+ * The current month's profiles as gzip NDJSON (`lines`: each profile's JSON), compressed
+ * on libuv's thread pool (the same bytes as gzipSync) so that the build goes on meanwhile.
  */
-export async function profilesGz(profiles: CompanyProfile[]): Promise<ProfilesGz> {
-  return { gz: await gzipAsync(Buffer.from(profiles.map((p) => `${JSON.stringify(p)}\n`).join('')), { level: 9 }), rows: profiles.length };
+export async function profilesGz(lines: string[]): Promise<ProfilesGz> {
+  const rows = lines.length;
+  const text = Buffer.from(rows ? `${lines.join('\n')}\n` : '');
+  return { gz: await gzipAsync(text, { level: 9 }), rows };
 }
 
 /** Writes a month's profiles file (the current month only) and its manifest; returns the manifest. */

@@ -38,6 +38,8 @@ export interface LoadedData {
   months: MonthFile[];
   /** Month `i`'s aggregate: read back from the cache when there is one, so that one month is in memory at a time. */
   aggregate(i: number): Promise<MonthAggregate>;
+  /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readAggregate}). */
+  aggregateSource(i: number): AggregateSource;
   cacheHits: number;
   /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
   contentKey: (string | null)[];
@@ -149,16 +151,26 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
     throw new DataError(all.slice(0, 50), truncated || all.length > 50);
   }
-  const aggregate = async (i: number): Promise<MonthAggregate> => {
+  const aggregateSource = (i: number): AggregateSource => {
     const inMemory = aggregates[i];
-    if (inMemory) return inMemory;
-    const f = months[i]!;
-    const stored = await readCacheJson<MonthAggregate>(cachePaths[i]!, contentKey[i]!, log);
-    if (stored) return { ...stored, file: f.display };
-    // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
-    const parsed = await parseMonthFile(f.path, f.display, f.month, lookups);
-    if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
-    return parsed.aggregate;
+    return inMemory ? { aggregate: inMemory } : { entry: { path: cachePaths[i]!, key: contentKey[i]! }, file: months[i]!, lookups };
   };
-  return { registry, months, aggregate, cacheHits, contentKey };
+  return { registry, months, aggregate: (i) => readAggregate(aggregateSource(i), log), aggregateSource, cacheHits, contentKey };
+}
+
+/**
+ * Where a month's aggregate is: in memory (no cache), or in its parsed-month cache entry.
+ * A plain value, so that a worker thread can read the month itself.
+ */
+export type AggregateSource = { aggregate: MonthAggregate } | { entry: { path: string; key: string }; file: MonthFile; lookups: Lookups };
+
+export async function readAggregate(src: AggregateSource, log: (line: string) => void): Promise<MonthAggregate> {
+  if ('aggregate' in src) return src.aggregate;
+  const f = src.file;
+  const stored = await readCacheJson<MonthAggregate>(src.entry.path, src.entry.key, log);
+  if (stored) return { ...stored, file: f.display };
+  // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
+  const parsed = await parseMonthFile(f.path, f.display, f.month, src.lookups);
+  if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
+  return parsed.aggregate;
 }

@@ -101,7 +101,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const ranked = new Map(results.map((r) => [r.month, new Set([...r.overall.values()].flatMap((o) => [...o.order].map((idx) => reg.companies[idx]!.slug)))]));
 
     log('Writing views');
-    report.output = await writeSite(stage.json, { data, pools, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, log });
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, workers: opts.workers, log });
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).
     results.length = 0;

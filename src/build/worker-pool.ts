@@ -34,17 +34,27 @@ export function workerHeapMb(paths: string[]): number {
 
 export type Job = { path: string; display: string; month: string; lookups: Lookups };
 
-/** Worker threads taking one month at a time: a month in flight per worker bounds memory. */
-export class WorkerPool {
+/**
+ * Worker threads taking one month at a time: a month in flight per worker bounds memory.
+ * By default the parser workers (parse-worker.ts, answering `{ parsed }`); the build's
+ * month jobs (month-worker.ts) use the same pool with their own script and limits.
+ */
+export class WorkerPool<J = Job, R = ParsedMonth> {
   private idle: Worker[] = [];
   private all: Worker[] = [];
-  private queue: { job: Job; resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }[] = [];
-  private busy = new Map<Worker, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
+  private queue: { job: J; resolve: (p: R) => void; reject: (e: Error) => void }[] = [];
+  private busy = new Map<Worker, { resolve: (p: R) => void; reject: (e: Error) => void }>();
 
-  constructor(size: number, heapMb: number) {
+  constructor(
+    size: number,
+    heapMb: number,
+    script: URL = new URL('./parse-worker.mjs', import.meta.url),
+    more: { workerData?: unknown; youngGenerationMb?: number } = {},
+  ) {
     for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL('./parse-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-      w.on('message', (msg: { parsed?: ParsedMonth; error?: string }) => {
+      const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(more.youngGenerationMb ? { maxYoungGenerationSizeMb: more.youngGenerationMb } : {}) };
+      const w = new Worker(script, { resourceLimits, workerData: more.workerData });
+      w.on('message', (msg: { parsed?: R; error?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);
         this.idle.push(w);
@@ -61,7 +71,7 @@ export class WorkerPool {
     }
   }
 
-  run(job: Job): Promise<ParsedMonth> {
+  run(job: J): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
       this.pump();

@@ -11,7 +11,7 @@ export class JsonWriter {
   bytes = 0;
   private readonly dirs = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   write(path: string, value: unknown): void {
     this.writeText(path, JSON.stringify(value));
@@ -33,6 +33,12 @@ export class JsonWriter {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV' && (e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
       copyFileSync(source, full);
     }
+    this.files++;
+    this.bytes += bytes;
+  }
+
+  /** Counts a file that another thread wrote under this writer's folder (the month jobs, write-months.ts). */
+  count(bytes: number): void {
     this.files++;
     this.bytes += bytes;
   }

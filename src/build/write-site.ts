@@ -5,10 +5,9 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import type { Company } from '../core/registry.ts';
 import { compareKeys } from '../core/text.ts';
-import { companyViews, searchDocs, searchRankings, type SiteInput } from '../core/views/build-views.ts';
-import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
+import { companyViews, searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
@@ -16,8 +15,8 @@ import { buildSearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
 import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
-import { writeMonthBoards } from './month-boards.ts';
-import { storeCurrentMonthViews, writeMonthViews } from './month-profiles.ts';
+import { currentMonthViewsEntry, storeCurrentMonthViews, writeMonths } from './write-months.ts';
+import { ShardFiles } from './month-files.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
@@ -26,7 +25,6 @@ import { JsonWriter } from './write-json.ts';
 
 export interface SiteParts {
   data: LoadedData;
-  pools: Map<string, Company[]>;
   input: SiteInput;
   meta: MetaView;
   ledger: Ledger;
@@ -34,6 +32,8 @@ export interface SiteParts {
   ranked: Map<string, Set<string>>;
   dataset: Dataset;
   cacheDir: string | null;
+  /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
+  workers?: number;
   log: (line: string) => void;
 }
 
@@ -46,32 +46,39 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const downloads = new JsonWriter(json);
   const urls = siteUrls(meta.siteUrl);
 
-  // Leaderboards of every month, each month's also as one CSV download.
-  const boardsOut = new JsonWriter(json);
-  const boards = await writeMonthBoards({ data: parts.data, input, out: boardsOut, cacheDir: parts.cacheDir, log });
-  const manifests: MonthManifest[] = [];
-  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: boards.csv[i]!, profiles: null, dataset, urls }));
-  log(`  ${boards.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${boards.fromCache} of ${results.length} months from the cache)`);
-
-  // Company views: the current month's, then every past month's (cached).
-  const companies: CompanyView[] = [];
+  // Company views: the current month's, each written as it is made; what the rest needs
+  // of them is kept (slugs, search rankings, the profiles download's lines, their text
+  // as next month's past-month entry), not the views themselves.
+  const slugs: string[] = [];
+  const rankings: SearchRankingsView = { month: meta.month, companies: {} };
+  const lines: string[] = [];
+  const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
+  const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
   for (const v of companyViews(input, meta)) {
     views.write(viewPaths.company(v.slug).slice('views/'.length), v);
-    companies.push(v);
+    slugs.push(v.slug);
+    rankings.companies[v.slug] = searchRankingOf(v);
+    // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
+    for (const code of Object.keys(v.profiles).sort(compareKeys)) lines.push(JSON.stringify({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) }));
+    asPast?.add(v);
   }
-  log(`  ${companies.length.toLocaleString('en-US')} current company views`);
-  if (await storeCurrentMonthViews({ data: parts.data, meta, companies, cacheDir: parts.cacheDir, log })) log(`  ${meta.month}'s views stored in the cache for the next build`);
-  // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included;
-  // compressed on the thread pool while the rest is written.
-  const profiles = profilesGz(
-    companies.flatMap((v) =>
-      Object.keys(v.profiles)
-        .sort(compareKeys)
-        .map((code) => ({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) })),
-    ),
-  );
-  const past = await writeMonthViews({ data: parts.data, pools: parts.pools, input, meta, views, cacheDir: parts.cacheDir, log });
-  log(`  ${past.months} past months' company views (${past.fromCache} from the cache)`);
+  log(`  ${slugs.length.toLocaleString('en-US')} current company views`);
+  // Compressed on the thread pool while the rest is written.
+  const profiles = profilesGz(lines);
+  lines.length = 0; // profilesGz took their text before its first await
+  if (store && asPast) {
+    await storeCurrentMonthViews(store, asPast);
+    log(`  ${meta.month}'s views stored in the cache for the next build`);
+  }
+  // Leaderboards of every month (each month's also as one CSV download) and every past
+  // month's company views: on the worker threads while this thread writes the rest. Started
+  // once the current month's views are written, so that the two memory peaks do not add up.
+  const boardsOut = new JsonWriter(json);
+  let currentBoards!: () => void;
+  const boardsReady = new Promise<void>((resolve) => (currentBoards = resolve));
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, log });
+  // Not awaited yet: a failure is reported by the awaits below.
+  months.catch(() => {});
   views.write('meta.json', meta);
 
 
@@ -80,19 +87,26 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const search = buildSearchFiles(searchDocs(input.registry));
   views.write('search-index.json', search.json);
   views.writeBytes(viewPaths.searchIndexBinary().slice('views/'.length), search.binary);
-  const rankings = searchRankings(meta, companies);
   views.write('search-rankings.json', rankings);
   views.writeBytes(viewPaths.searchRankingsBinary().slice('views/'.length), encodeSearchRankings(rankings));
   log('  the changelog and the search index');
 
-  // Answers for static hosts (the handler's own, read from the views just written), OpenAPI, host files.
+  // Answers for static hosts (the handler's own, read from the views just written: the
+  // current month's leaderboards among them), OpenAPI, host files.
+  // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
+  await Promise.race([boardsReady, months]);
   const api = new JsonWriter(json);
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
-  await writeStaticFiles(api, json, meta, companies.map((c) => c.slug));
+  await writeStaticFiles(api, json, meta, slugs);
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
-  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: boards.csv[last]!, profiles: await profiles, dataset, urls }));
+  const done = await months;
+  log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
+  log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
+  const manifests: MonthManifest[] = [];
+  for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: done.csv[i]!, profiles: null, dataset, urls }));
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: done.csv[last]!, profiles: await profiles, dataset, urls }));
   writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
   log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
   const all = [boardsOut, views, downloads, api];

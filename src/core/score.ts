@@ -125,32 +125,45 @@ function scoreContext(
   };
   if (!withDetail) return board;
 
+  // Each combination's model and theme as small integers, then per company one pass over
+  // its combinations and one over its answers (instead of one per theme).
   const themes = [...new Set(ctx.combos.map(([, t]) => t))].sort(compareKeys);
+  const themeOf = new Map(themes.map((t, i) => [t, i]));
+  const models = [...new Set(ctx.combos.map(([m]) => m))];
+  const modelOf = new Map(models.map((m, i) => [m, i]));
+  const comboTheme = Int32Array.from(ctx.combos, ([, t]) => themeOf.get(t)!);
+  const comboModel = Int32Array.from(ctx.combos, ([m]) => modelOf.get(m)!);
+  const asked = new Int32Array(models.length);
+  const perTheme = new Int32Array(themes.length);
+  for (let i = 0; i < k; i++) {
+    asked[comboModel[i]!]!++;
+    perTheme[comboTheme[i]!]!++;
+  }
+  const T = themes.length;
+  // Row r of these (r = position in `stats`): combinations named and answers per theme.
+  const themeNamed = new Int32Array(stats.length * T);
+  const themeMentions = new Int32Array(stats.length * T);
   const detail = new Map<number, EntryDetail>();
-  for (const s of stats) {
+  const named = new Int32Array(models.length);
+  stats.forEach((s, r) => {
     const hit = hitsOf.get(s.c.idx);
+    named.fill(0);
+    if (hit)
+      for (let i = 0; i < k; i++)
+        if (hit[i]) {
+          named[comboModel[i]!]!++;
+          themeNamed[r * T + comboTheme[i]!]!++;
+        }
+    for (const a of s.answers) themeMentions[r * T + comboTheme[ctx.answers[a]!]!]!++;
     const modelScores: EntryDetail['modelScores'] = { chatgpt: null, googleAi: null, perplexity: null };
-    const asked: Record<string, number> = {};
-    const named: Record<string, number> = {};
-    ctx.combos.forEach(([model], i) => {
-      asked[model] = (asked[model] ?? 0) + 1;
-      if (hit?.[i]) named[model] = (named[model] ?? 0) + 1;
-    });
-    for (const [model, a] of Object.entries(asked)) modelScores[MODEL_KEYS[model]!] = round1(named[model] ?? 0, a);
+    models.forEach((model, m) => (modelScores[MODEL_KEYS[model]!] = round1(named[m]!, asked[m]!)));
     detail.set(s.c.idx, { modelScores, themes: {} });
-  }
-  for (const theme of themes) {
-    const idxs: number[] = [];
-    ctx.combos.forEach(([, t], i) => t === theme && idxs.push(i));
-    const rows = stats.map((s) => {
-      const hit = hitsOf.get(s.c.idx);
-      const named = hit ? idxs.reduce((acc, i) => acc + hit[i]!, 0) : 0;
-      const mentions = s.answers.reduce((acc, a) => acc + (ctx.combos[ctx.answers[a]!]![1] === theme ? 1 : 0), 0);
-      return { s, named, mentions };
-    });
-    rows.sort((a, b) => b.named - a.named || b.mentions - a.mentions || a.s.c.nameOrder - b.s.c.nameOrder);
-    rows.forEach((r, i) => (detail.get(r.s.c.idx)!.themes[theme] = { rank: i + 1, score: round1(r.named, idxs.length) }));
-  }
+  });
+  const rows = stats.map((_, r) => r);
+  themes.forEach((theme, t) => {
+    rows.sort((a, b) => themeNamed[b * T + t]! - themeNamed[a * T + t]! || themeMentions[b * T + t]! - themeMentions[a * T + t]! || stats[a]!.c.nameOrder - stats[b]!.c.nameOrder);
+    rows.forEach((r, i) => (detail.get(stats[r]!.c.idx)!.themes[theme] = { rank: i + 1, score: round1(themeNamed[r * T + t]!, perTheme[t]!) }));
+  });
   board.detail = detail;
   return board;
 }

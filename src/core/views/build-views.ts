@@ -9,5 +9,5 @@ export type { SiteInput } from './site-input.ts';
 export { boardViews } from './boards.ts';
 export { companyViews } from './companies.ts';
 export { metaView, METHODOLOGY_VERSION, SERVICE_NAME } from './meta.ts';
-export { searchDocs, searchRankings } from './search-views.ts';
+export { searchDocs, searchRankingOf, searchRankings } from './search-views.ts';
 export { methodologyDescription, summary } from './copy.ts';

@@ -51,8 +51,12 @@ function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>
 
 const name = (reg: Registry, code: string) => reg.countries.find((c) => c.code === code)!.name;
 
-/** Company views (current month), in slug order. */
-export function* companyViews(input: SiteInput, meta: MetaView): Generator<CompanyView> {
+/**
+ * Company views (current month), in slug order. `past`: the views of the input's last
+ * month as a past month (service-spec §4 with `month`), whose profiles carry no
+ * `lastUpdated` (the API adds it when it shapes them).
+ */
+export function* companyViews(input: SiteInput, meta: MetaView, past = false): Generator<CompanyView> {
   const { registry: reg, results } = input;
   const cur = results[results.length - 1]!;
   const st = standings(cur);
@@ -107,10 +111,10 @@ export function* companyViews(input: SiteInput, meta: MetaView): Generator<Compa
           otherIndustries: others.map((o) => ({ industry: o.board.industry, industryRank: o.pos + 1, visibilityScore: round1(o.board.hits[o.pos]!, o.board.k) })),
           history: wanted.get(`${code}/${b.industrySlug}`)!.get(c.idx)!,
           countries: countryNames,
-          lastUpdated: meta.lastUpdated,
+          ...(past ? {} : { lastUpdated: meta.lastUpdated }),
           profileUrl: urls.profile(c.slug),
           apiUrl: urls.company(c.slug, code === def ? null : code),
-        };
+        } as Omit<CompanyProfile, 'summary' | 'methodology'>;
         view.profiles[code] = { ...base, summary: summary(base, b.hits[p]!, b.k, results[0]!.month), methodology };
       }
     }

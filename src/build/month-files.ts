@@ -1,0 +1,158 @@
+/**
+ * The files of one month that depend only on that month and the ones before it: its
+ * leaderboards and their CSV download, and (a past month) its company views. A job
+ * makes them and writes them once, into their cache entry (which the caller then links
+ * into the output) or, without a cache, straight into the output. Jobs run on the
+ * worker pool (month-worker.ts), one month each, or in this thread: the same function
+ * either way, so the bytes cannot differ.
+ */
+import type { Company, Registry } from '../core/registry.ts';
+import { scoreMonth, universes } from '../core/score.ts';
+import type { CompanyProfile } from '../core/schemas/responses.ts';
+import { encodeSearchRankings } from '../core/search/rankings.ts';
+import { boardViews, companyViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
+import { writeCacheFolder } from './cache-file.ts';
+import type { CacheEntryRef } from './caches.ts';
+import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
+import { readAggregate, type AggregateSource } from './load-data.ts';
+import { JsonWriter } from './write-json.ts';
+
+/** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
+export interface MonthContext {
+  input: SiteInput;
+  meta: MetaView;
+}
+
+/** Where a job's files go: a cache entry (folder), or the output folder without a cache. */
+export type Target = { cache: CacheEntryRef } | { out: string };
+
+export interface MonthJob {
+  /** The month's index in the input's results. */
+  i: number;
+  /** Month i's leaderboards and CSV (paths under the site root). */
+  boards?: Target;
+  /** Month i's company views as a past month (paths under views/), made from its aggregate scored with board details. */
+  views?: Target & { aggregate: AggregateSource };
+}
+
+/** What a job wrote: per part, its files (paths inside the target) and, for the boards, the CSV's facts. */
+export interface MonthJobResult {
+  boards?: Written & { info: BoardsInfo };
+  views?: Written;
+}
+export interface Written {
+  files: { path: string; bytes: number }[];
+}
+export type BoardsInfo = CsvFacts & { boards: number };
+
+/** The files of month `i`'s leaderboards and CSV (paths under the site root), and the CSV's facts. */
+export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8Array][]; info: BoardsInfo } {
+  const files: [string, Uint8Array][] = [];
+  const csv = new LeaderboardCsv();
+  for (const { country, industry, view } of boardViews(input, i)) {
+    files.push([viewPaths.board(view.month, country, industry), Buffer.from(JSON.stringify(view))]);
+    csv.add(view);
+  }
+  const boards = files.length;
+  const { gz, facts } = leaderboardsGz(csv);
+  files.push([downloadPaths.leaderboards(input.results[i]!.month), gz]);
+  return { files, info: { ...facts, boards } };
+}
+
+/** Whether `key` is an array index, which a JS object puts before its other keys (in numeric order). */
+const isIndex = (key: string) => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+
+/**
+ * A month's company views as files (paths under views/): shards of the companies with
+ * data that month (each `{slug: view}` in slug order, as JSON.stringify of that object
+ * writes it), and its search rankings. Each view becomes text as it is added, so that a
+ * month's views (~75 MB of JSON at reference scale) are never all in memory as objects.
+ * `strip`: the views carry `lastUpdated` (the current month's), left out of a past month's.
+ */
+export class ShardFiles {
+  // Per shard, its entries' text: array-index slugs apart, since an object puts those first.
+  readonly #shards = new Map<number, { index: [number, string][]; rest: string[] }>();
+  readonly #rankings: SearchRankingsView;
+
+  constructor(
+    private readonly meta: MetaView,
+    private readonly month: string,
+    private readonly strip = false,
+  ) {
+    this.#rankings = { month, companies: {} };
+  }
+
+  add(view: CompanyView): void {
+    if (view.defaultCountry === null) return;
+    let past = view;
+    if (this.strip) {
+      const profiles: Record<string, CompanyProfile> = {};
+      for (const [code, profile] of Object.entries(view.profiles)) {
+        const { lastUpdated: _, ...rest } = profile;
+        profiles[code] = rest as CompanyProfile;
+      }
+      past = { ...view, profiles };
+    }
+    this.#rankings.companies[view.slug] = searchRankingOf(past);
+    const n = shardOf(view.slug, this.meta.companyShards);
+    let shard = this.#shards.get(n);
+    if (!shard) this.#shards.set(n, (shard = { index: [], rest: [] }));
+    const text = `${JSON.stringify(view.slug)}:${JSON.stringify(past)}`;
+    if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
+    else shard.rest.push(text);
+  }
+
+  /** The files, one shard's bytes at a time (each shard's text let go once yielded). */
+  *files(): Generator<[string, Uint8Array]> {
+    const strip = (path: string) => path.slice('views/'.length);
+    for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
+      const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
+      this.#shards.delete(n);
+      yield [strip(viewPaths.companyShard(this.month, n)), Buffer.from(`{${entries.join(',')}}`)];
+    }
+    yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
+    // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
+    yield [strip(viewPaths.monthSearchRankingsBinary(this.month)), encodeSearchRankings(this.#rankings)];
+  }
+}
+
+/** {@link ShardFiles} of the views `all`. */
+export function shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>, strip = false): Iterable<[string, Uint8Array]> {
+  const files = new ShardFiles(meta, month, strip);
+  for (const view of all) files.add(view);
+  return files.files();
+}
+
+/** Writes `files` to `target`; returns each file's path and length. */
+async function put(target: Target, files: Iterable<[string, Uint8Array]>, info?: BoardsInfo): Promise<Written> {
+  if ('cache' in target) return { files: (await writeCacheFolder(target.cache.path, target.cache.key, files, info)).map(({ path, bytes }) => ({ path, bytes })) };
+  const out = new JsonWriter(target.out);
+  const written: Written['files'] = [];
+  for (const [path, bytes] of files) {
+    out.writeBytes(path, bytes);
+    written.push({ path, bytes: bytes.byteLength });
+  }
+  return { files: written };
+}
+
+/** The companies' pools of a registry, made once per thread. */
+const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
+
+/** Runs one month's job: makes its files and writes them to their targets. */
+export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: string) => void): Promise<MonthJobResult> {
+  const reg = ctx.input.registry;
+  const out: MonthJobResult = {};
+  if (job.boards) {
+    const { files, info } = boardFiles(ctx.input, job.i);
+    out.boards = { ...(await put(job.boards, files, info)), info };
+  }
+  if (job.views) {
+    let pools = poolsOf.get(reg);
+    if (!pools) poolsOf.set(reg, (pools = universes(reg)));
+    const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
+    const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
+    out.views = await put(job.views, shardFiles(ctx.meta, detailed.month, companyViews(input, ctx.meta, true)));
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * The month jobs' writer of company views (src/build/month-files.ts): it turns each view
+ * into text as it comes instead of stringifying one object per shard, so its bytes must be
+ * those of JSON.stringify of that object, array-index slugs (which an object puts first,
+ * in numeric order) included.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBuild } from '../src/build/run-build.ts';
+import { shardFiles } from '../src/build/month-files.ts';
+import { searchRankings } from '../src/core/views/build-views.ts';
+import type { CompanyView, MetaView } from '../src/core/views/layout.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
+const out = join(tmp, 'dist');
+let views: CompanyView[] = [];
+let meta: MetaView;
+
+beforeAll(async () => {
+  await runBuild({ root, dataDir: join(root, 'test/fixtures/basic'), outDir: out, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1 });
+  meta = JSON.parse(readFileSync(join(out, 'views/meta.json'), 'utf8')) as MetaView;
+  views = readdirSync(join(out, 'views/company'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(out, 'views/company', f), 'utf8')) as CompanyView);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const stripped = (v: CompanyView): CompanyView => ({
+  ...v,
+  profiles: Object.fromEntries(Object.entries(v.profiles).map(([code, p]) => [code, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'lastUpdated'))])) as CompanyView['profiles'],
+});
+
+describe('past month company views as files', () => {
+  it('writes each shard as JSON.stringify of its {slug: view} object, array-index slugs first', () => {
+    const ranked = views.filter((v) => v.defaultCountry !== null);
+    expect(ranked.length).toBeGreaterThan(1);
+    // Slugs that are array indexes: an object lists them first, in numeric order (10 after 9).
+    const all = [...ranked, { ...ranked[0]!, slug: '10' }, { ...ranked[1]!, slug: '9' }, { ...ranked[0]!, slug: '09' }];
+    all.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    const one = { ...meta, companyShards: 1 };
+    const files = [...shardFiles(one, '2026-02', all, true)];
+    const expected: Record<string, CompanyView> = {};
+    for (const v of all) expected[v.slug] = stripped(v);
+    expect(Object.keys(expected).slice(0, 2)).toEqual(['9', '10']);
+    expect(files[0]![0]).toBe('months/2026-02/companies/0.json');
+    expect(Buffer.from(files[0]![1]).toString()).toBe(JSON.stringify(expected));
+    expect(files[0]![1].toString()).not.toMatch(/lastUpdated/);
+    expect(files[1]![0]).toBe('months/2026-02/search-rankings.json');
+    expect(Buffer.from(files[1]![1]).toString()).toBe(JSON.stringify(searchRankings({ ...meta, month: '2026-02' }, all.map(stripped))));
+  });
+
+  it("stores the current month's views as they are served for that month once it is past", () => {
+    // The build's own shards of a past month hold the same profile fields as the current views, less lastUpdated.
+    const shard = JSON.parse(readFileSync(join(out, 'views/months/2026-02/companies', readdirSync(join(out, 'views/months/2026-02/companies'))[0]!), 'utf8')) as Record<string, CompanyView>;
+    const some = Object.values(shard)[0]!;
+    const profile = Object.values(some.profiles)[0]!;
+    expect(profile.month).toBe('2026-02');
+    expect(Object.keys(profile)).toEqual(Object.keys(Object.values(views.find((v) => v.defaultCountry)!.profiles)[0]!).filter((k) => k !== 'lastUpdated'));
+  });
+});
