@@ -4,8 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { Lookups } from '../core/aggregate.ts';
-import type { ParsedMonth } from './parse-month.ts';
+import type { MonthJob, MonthOutcome } from './parse-month.ts';
 
 /**
  * A worker's heap cap: left alone, each worker's heap grows far past what it holds live
@@ -32,25 +31,23 @@ export function workerHeapMb(paths: string[]): number {
   return Math.max(768, Math.ceil((8 * largest) / 1048576));
 }
 
-export type Job = { path: string; display: string; month: string; lookups: Lookups };
-
 /** Worker threads taking one month at a time: a month in flight per worker bounds memory. */
 export class WorkerPool {
   private idle: Worker[] = [];
   private all: Worker[] = [];
-  private queue: { job: Job; resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }[] = [];
-  private busy = new Map<Worker, { resolve: (p: ParsedMonth) => void; reject: (e: Error) => void }>();
+  private queue: { job: MonthJob; resolve: (p: MonthOutcome) => void; reject: (e: Error) => void }[] = [];
+  private busy = new Map<Worker, { resolve: (p: MonthOutcome) => void; reject: (e: Error) => void }>();
 
   constructor(size: number, heapMb: number) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-      w.on('message', (msg: { parsed?: ParsedMonth; error?: string }) => {
+      w.on('message', (msg: { outcome?: MonthOutcome; error?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);
         this.idle.push(w);
         this.pump();
         if (msg.error) p.reject(new Error(msg.error));
-        else p.resolve(msg.parsed!);
+        else p.resolve(msg.outcome!);
       });
       w.on('error', (e) => {
         this.busy.get(w)?.reject(e);
@@ -61,7 +58,7 @@ export class WorkerPool {
     }
   }
 
-  run(job: Job): Promise<ParsedMonth> {
+  run(job: MonthJob): Promise<MonthOutcome> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
       this.pump();
