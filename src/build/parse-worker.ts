@@ -5,7 +5,7 @@ import { runMonthJob, type MonthJob } from './parse-month.ts';
 
 parentPort!.on('message', async (job: MonthJob) => {
   try {
-    parentPort!.postMessage({ outcome: await runMonthJob(job) });
+    parentPort!.postMessage({ parsed: await runMonthJob(job) });
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).message });
   }

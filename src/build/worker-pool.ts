@@ -41,13 +41,13 @@ export class WorkerPool {
   constructor(size: number, heapMb: number) {
     for (let i = 0; i < size; i++) {
       const w = new Worker(new URL('./parse-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-      w.on('message', (msg: { outcome?: MonthOutcome; error?: string }) => {
+      w.on('message', (msg: { parsed?: MonthOutcome; error?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);
         this.idle.push(w);
         this.pump();
         if (msg.error) p.reject(new Error(msg.error));
-        else p.resolve(msg.outcome!);
+        else p.resolve(msg.parsed!);
       });
       w.on('error', (e) => {
         this.busy.get(w)?.reject(e);
