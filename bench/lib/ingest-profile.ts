@@ -7,9 +7,13 @@
  * gunzip -> + the CSV parser alone, set up as src/build/read-csv.ts sets it up -> + readCsv
  * (trimming, line counting, header mapping) -> + MonthAccumulator (validation and
  * aggregation) = parseMonthFile. The accumulator is also timed alone over records already
- * in memory; then the cache write (JSON.stringify) and the worker hand-off
- * (structuredClone) of the month's aggregate; and csv-parse, the parser before PapaParse,
- * for comparison. Each stage is run EVI_PROFILE_REPS times (default 2), best time kept.
+ * in memory; then the cache entry (JSON.stringify, written by the parser worker itself
+ * since the workers store their months) and the structured clone a worker hand-off would
+ * cost (the build no longer makes it when it has a cache); and csv-parse, the parser
+ * before PapaParse, for comparison. Each stage is run EVI_PROFILE_REPS times (default 2),
+ * best time kept, with its CPU time (user + system, this process: on a shared machine the
+ * steadier figure; it includes V8's helper threads, so GC running beside the main thread
+ * counts) beside the wall time. EVI_PROFILE_CSV_PARSE=0 skips the csv-parse stage.
  * Prints one JSON object on stdout.
  */
 import { readFileSync } from 'node:fs';
@@ -47,17 +51,24 @@ const gz = readFileSync(file);
 
 // Best of REPS (default 2): on a shared machine the minimum is the least disturbed run.
 const reps = Math.max(1, Number(process.env.EVI_PROFILE_REPS ?? 2));
-const stages: { name: string; seconds: number; runs: number[] }[] = [];
+const stages: { name: string; seconds: number; cpuSeconds: number; runs: number[]; cpuRuns: number[] }[] = [];
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 async function stage<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
   const runs: number[] = [];
+  const cpuRuns: number[] = [];
   let r: T;
   for (let i = 0; i < reps; i++) {
     gc();
+    const c = cpu();
     const t = performance.now();
     r = await fn();
     runs.push((performance.now() - t) / 1000);
+    cpuRuns.push(cpu() - c);
   }
-  stages.push({ name, seconds: Math.min(...runs), runs });
+  stages.push({ name, seconds: Math.min(...runs), cpuSeconds: Math.min(...cpuRuns), runs, cpuRuns });
   return r!;
 }
 
@@ -87,19 +98,21 @@ const agg = await stage('MonthAccumulator alone (records in memory)', () => {
   return acc.finish();
 });
 records.length = 0;
-const json = await stage('JSON.stringify(aggregate) (cache write)', () => JSON.stringify(agg));
-await stage('structuredClone(aggregate) (worker hand-off)', () => structuredClone(agg as MonthAggregate).contexts.length);
+const json = await stage('JSON.stringify(aggregate) (cache entry, in the worker)', () => JSON.stringify(agg));
+await stage('structuredClone(aggregate) (a hand-off without a cache)', () => structuredClone(agg as MonthAggregate).contexts.length);
 // The parser before PapaParse, for comparison (skipped if csv-parse is no longer installed).
-try {
-  const { parse } = await import('csv-parse');
-  await stage('for comparison: gunzip + csv-parse alone (the parser before PapaParse)', async () => {
-    const parser = parse({ bom: true, trim: true, relax_column_count: true });
-    text().pipe(parser);
-    let n = 0;
-    for await (const _ of parser) n++;
-    return n;
-  });
-} catch {
-  // not installed
+if (process.env.EVI_PROFILE_CSV_PARSE !== '0') {
+  try {
+    const { parse } = await import('csv-parse');
+    await stage('for comparison: gunzip + csv-parse alone (the parser before PapaParse)', async () => {
+      const parser = parse({ bom: true, trim: true, relax_column_count: true });
+      text().pipe(parser);
+      let n = 0;
+      for await (const _ of parser) n++;
+      return n;
+    });
+  } catch {
+    // not installed
+  }
 }
 console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateJsonBytes: json.length, contexts: agg.contexts.length, stages }));

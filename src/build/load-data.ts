@@ -10,9 +10,9 @@ import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
-import { peekCacheEntry, readCacheJson, writeCacheEntry } from './cache-file.ts';
+import { peekCacheEntry, readCacheJson } from './cache-file.ts';
 import { lookupsHash, parsedMonthEntry } from './caches.ts';
-import { parseMonthFile, type ParsedMonth } from './parse-month.ts';
+import { parseMonthFile, runMonthJob, type MonthJob } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, workerHeapMb } from './worker-pool.ts';
 
@@ -126,20 +126,18 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   try {
     const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
       const f = months[i]!;
-      const job = { path: f.path, display: f.display, month: f.month, lookups };
-      const parsed = pool ? await pool.run(job) : await parseMonthFile(f.path, f.display, f.month, lookups);
-      if (!parsed.aggregate) {
+      const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
+      const parsed = pool ? await pool.run(job) : await runMonthJob(job);
+      if (parsed.issues.length) {
         all.push(...parsed.issues);
         truncated ||= parsed.truncated;
         log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
         return;
       }
       const s = parsed.seconds;
-      log(`  ${f.month}: ${parsed.aggregate.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.aggregate.rows / s).toLocaleString('en-US')} rows/s)`);
-      if (key) {
-        await writeCacheEntry(key, contentKey[i]!, JSON.stringify(parsed.aggregate), { rows: parsed.aggregate.rows });
-        cachePaths[i] = key;
-      } else aggregates[i] = parsed.aggregate;
+      log(`  ${f.month}: ${parsed.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.rows / s).toLocaleString('en-US')} rows/s)`);
+      if (parsed.stored) cachePaths[i] = key;
+      else aggregates[i] = parsed.aggregate;
     };
     // In-process months go one at a time so that each one's timing means something.
     if (pool) await Promise.all(todo.map(parseOne));

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { MonthAccumulator, type Lookups, type MonthAggregate } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
+import { writeCacheEntry } from './cache-file.ts';
+import type { CacheEntryRef } from './caches.ts';
 import { readCsv } from './read-csv.ts';
 
 export interface ParsedMonth {
@@ -20,4 +22,33 @@ export async function parseMonthFile(path: string, display: string, month: strin
   await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line) => acc.add(fields, line));
   const seconds = (performance.now() - t0) / 1000;
   return issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
+}
+
+/** One month to parse: where it is, how it is shown, and the cache entry to store it as (null: no cache). */
+export interface MonthJob {
+  path: string;
+  display: string;
+  month: string;
+  lookups: Lookups;
+  store: CacheEntryRef | null;
+}
+
+/** A parsed month: its aggregate, or null when it went to the cache (or had problems: `issues`). */
+export interface MonthOutcome extends ParsedMonth {
+  rows: number;
+  stored: boolean;
+}
+
+/**
+ * Parses a month and, when it is valid and `job.store` is set, writes its cache entry
+ * from the thread that parsed it: a parser worker hands back only the row count, not
+ * the aggregate (no structured clone of ~100,000 arrays, no JSON on the main thread).
+ */
+export async function runMonthJob(job: MonthJob): Promise<MonthOutcome> {
+  const parsed = await parseMonthFile(job.path, job.display, job.month, job.lookups);
+  const agg = parsed.aggregate;
+  if (!agg) return { ...parsed, rows: 0, stored: false };
+  if (!job.store) return { ...parsed, rows: agg.rows, stored: false };
+  await writeCacheEntry(job.store.path, job.store.key, JSON.stringify(agg), { rows: agg.rows });
+  return { ...parsed, aggregate: null, rows: agg.rows, stored: true };
 }

@@ -70,12 +70,12 @@ export function utf8Check(): Transform {
   let lineStart = 0; // offset where the current line starts
   let head: Uint8Array | null = null;
 
+  // Line breaks found by indexOf (memchr), not a loop over every byte: this runs over each month's whole text.
   const count = (b: Uint8Array, upto: number) => {
-    for (let i = 0; i < upto; i++)
-      if (b[i] === 0x0a) {
-        line++;
-        lineStart = offset + i + 1;
-      }
+    for (let i = b.indexOf(0x0a); i !== -1 && i < upto; i = b.indexOf(0x0a, i + 1)) {
+      line++;
+      lineStart = offset + i + 1;
+    }
   };
 
   const fail = (b: Uint8Array, at: number): EncodingError => {

@@ -4,8 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { Lookups } from '../core/aggregate.ts';
-import type { ParsedMonth } from './parse-month.ts';
+import type { MonthJob, MonthOutcome } from './parse-month.ts';
 
 /**
  * A worker's heap cap: left alone, each worker's heap grows far past what it holds live
@@ -32,14 +31,12 @@ export function workerHeapMb(paths: string[]): number {
   return Math.max(768, Math.ceil((8 * largest) / 1048576));
 }
 
-export type Job = { path: string; display: string; month: string; lookups: Lookups };
-
 /**
  * Worker threads taking one month at a time: a month in flight per worker bounds memory.
  * By default the parser workers (parse-worker.ts, answering `{ parsed }`); the build's
  * month jobs (month-worker.ts) use the same pool with their own script and limits.
  */
-export class WorkerPool<J = Job, R = ParsedMonth> {
+export class WorkerPool<J = MonthJob, R = MonthOutcome> {
   private idle: Worker[] = [];
   private all: Worker[] = [];
   private queue: { job: J; resolve: (p: R) => void; reject: (e: Error) => void }[] = [];

@@ -171,6 +171,13 @@ describe('§1.5 bad rows are errors naming file, line and column, with the neare
     expect(agg.contexts[0]!.answers).toEqual([0]);
   });
 
+  it('a model spelled like a property of every JS object is a research model like any other', () => {
+    const { issues, agg } = fold(['a1,2026-04-01,constructor,us,Aerospace,Pay,q1,A', 'a2,2026-04-01,hasOwnProperty,us,Aerospace,Pay,q1,A']);
+    expect(issues).toEqual([]);
+    expect([agg.scoredRows, agg.researchRows, agg.contexts.length]).toEqual([0, 2, 0]);
+    expect(agg.researchModels).toEqual({ constructor: 1, hasOwnProperty: 1 });
+  });
+
   it('an unresolved company name or a research model is not an error', () => {
     expect(fold(['a1,2026-04-01,Claude,us,Aerospace,Pay,q1,Nobody Inc']).issues).toEqual([]);
   });

@@ -5,10 +5,7 @@
  * written (folded), so a registry change does not invalidate the cache.
  */
 import { didYouMean, type IssueList } from './data-error.ts';
-import { CONTROL_RE, MENTION_COLUMNS, MENTION_LIMITS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
-
-/** Distinct field values remembered as free of control characters (bounds the memo's memory). */
-const CLEAN_MEMO = 200_000;
+import { MENTION_COLUMNS, MENTION_LIMITS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
 import { SCORED_MODELS } from './policy.ts';
 
@@ -48,22 +45,10 @@ export interface Lookups {
 
 interface Ctx {
   agg: ContextAggregate;
-  /** scored model -> theme -> index in `agg.combos` */
-  comboIdx: Map<string, Map<string, number>>;
+  /** (theme id, scored model index) -> index in `agg.combos` */
+  comboIdx: Map<number, number>;
   /** folded name, and each raw spelling seen -> index in `agg.names` */
   nameIdx: Map<string, number>;
-}
-
-/** What every row of one answer must agree on (model folded; country and industry resolved). */
-interface AnswerSig {
-  model: string;
-  country: string;
-  industry: string;
-  theme: string;
-  question: string;
-  line: number;
-  ctx: Ctx | null;
-  answer: number;
 }
 
 type MentionColumn = (typeof MENTION_COLUMNS)[number];
@@ -71,36 +56,124 @@ type MentionColumn = (typeof MENTION_COLUMNS)[number];
 /** Each input column's position in a record, by name ({@link MENTION_COLUMNS} order). */
 export const COL = Object.fromEntries(MENTION_COLUMNS.map((name, i) => [name, i])) as { readonly [K in MentionColumn]: number };
 
-/** What every row of one answer must agree on: the signature's field and the column it comes from. */
+/**
+ * What every row of one answer must agree on (model folded; country and industry resolved),
+ * in this order: the field's slot in an answer's signature and the column it comes from.
+ */
 const SIG_FIELDS = [
-  ['model', COL.model],
-  ['country', COL.country],
-  ['industry', COL.industry],
-  ['theme', COL.theme],
-  ['question', COL.question_id],
-] as const satisfies readonly (readonly [keyof AnswerSig, number])[];
+  [0, COL.model],
+  [1, COL.country],
+  [2, COL.industry],
+  [3, COL.theme],
+  [4, COL.question_id],
+] as const;
+/** An answer's signature: [model, country, industry, theme, question] ids, first line, context (-1: research), answer index in it. */
+const SIG = 8;
+const S_LINE = 5;
+const S_CTX = 6;
+const S_ANSWER = 7;
 
-/** Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then `finish`. */
+/** Whether a field holds a C0 or C1 control character or DEL (the same verdict as CONTROL_RE, without a regex call per field). */
+function hasControl(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/**
+ * A copy of `s` that does not share the text it was cut from. V8 keeps a substring of 13 or
+ * more characters as a view into the whole chunk it was cut from: the values kept in the
+ * aggregate (names, themes) would each keep a chunk of the month's text alive.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
+/** Whether a list is strictly ascending (then it is already deduplicated and sorted). */
+function ascending(list: number[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
+  return true;
+}
+
+const COMPANY_LIMIT = MENTION_LIMITS[COL.company]!;
+const SCORED = SCORED_MODELS as Record<string, string>;
+const SCORED_NAMES: string[] = Object.values(SCORED);
+
+/** Distinct strings numbered in order of arrival (each stored once, as its own copy). */
+class Ids {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(s: string): number {
+    let v = this.ids.get(s);
+    if (v === undefined) {
+      v = this.values.length;
+      const kept = own(s);
+      this.values.push(kept);
+      this.ids.set(kept, v);
+    }
+    return v;
+  }
+}
+
+/**
+ * Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then `finish`.
+ *
+ * Built for 1.2M rows a month (BENCHMARKS.md, "Build: ingest"): the rows of one answer
+ * usually follow each other and repeat its first seven fields, so a row whose first seven
+ * fields are the very strings of the previous accepted row has the same verdict for them
+ * and the same answer: only its company is checked and folded in. Any other row takes the
+ * full path, every check and lookup, where values equal to the previous accepted row's
+ * reuse its resolution. Answers' signatures are small integers in one typed array, not an
+ * object per answer. Both paths give the same aggregate and the same messages.
+ */
 export class MonthAccumulator {
   private readonly countryBy = new Map<string, string>();
   private readonly industryBy = new Map<string, string>();
   private readonly countryValues: string[];
   private readonly industryValues: string[];
   private readonly validDates = new Map<string, string>();
-  private readonly cleanText = new Set<string>();
-  /** industry -> country -> context */
-  private readonly contexts = new Map<string, Map<string, Ctx>>();
-  private readonly countryMemo = new Map<string, string | undefined>();
-  private readonly industryMemo = new Map<string, string | undefined>();
-  private readonly modelMemo = new Map<string, string>();
+  /** raw spelling -> country id / industry id (-1: unknown) */
+  private readonly countryMemo = new Map<string, number>();
+  private readonly industryMemo = new Map<string, number>();
+  private readonly countryIds = new Ids();
+  private readonly industryIds = new Ids();
+  /** raw spelling -> model id (ids of folded model names) */
+  private readonly modelMemo = new Map<string, number>();
+  private readonly modelIds = new Ids();
+  /** model id -> scored model name (undefined: research) */
+  private readonly scoredOf: (string | undefined)[] = [];
+  /** model id -> [first spelling, research rows] once it has one */
+  private readonly researchOf: ([string, number] | undefined)[] = [];
+  /** themes and questions */
+  private readonly texts = new Ids();
   private readonly foldMemo = new Map<string, string>();
-  private readonly answers = new Map<string, AnswerSig>();
-  private readonly research = new Map<string, [string, number]>();
+  /** industry id * countries + country id -> index in `ctxs` */
+  private readonly ctxAt = new Map<number, number>();
+  private readonly ctxs: Ctx[] = [];
+  private readonly answers = new Map<string, number>();
+  private sigs = new Int32Array(SIG * 1024);
+  private nAnswers = 0;
   private rows = 0;
   private scoredRows = 0;
   private researchRows = 0;
   private emptyCompanyRows = 0;
   private latest: string | null = null;
+  // The previous accepted row: its answer (index), its first seven fields as read and their resolutions.
+  private last = -1;
+  private lastId = '';
+  private lastDate = '';
+  private lastModel = '';
+  private lastCountry = '';
+  private lastIndustry = '';
+  private lastTheme = '';
+  private lastQuestion = '';
+  private lastMid = -1;
+  private lastCid = -1;
+  private lastIid = -1;
+  private lastTid = -1;
+  private lastQid = -1;
 
   constructor(
     private readonly file: string,
@@ -121,7 +194,29 @@ export class MonthAccumulator {
   /** Validates one record (fields already trimmed) and folds it in. */
   add(f: string[], line: number): void {
     this.rows++;
-    if (!this.fastValid(f)) {
+    if (
+      this.last >= 0 &&
+      f.length === 8 &&
+      f[0] === this.lastId &&
+      f[6] === this.lastQuestion &&
+      f[5] === this.lastTheme &&
+      f[4] === this.lastIndustry &&
+      f[3] === this.lastCountry &&
+      f[2] === this.lastModel &&
+      f[1] === this.lastDate
+    ) {
+      const company = f[7]!;
+      if (company.length <= COMPANY_LIMIT && !hasControl(company)) {
+        this.take(this.last, company);
+        return;
+      }
+    }
+    this.addChecked(f, line);
+  }
+
+  /** The full path: every check and lookup. */
+  private addChecked(f: string[], line: number): void {
+    if (!this.valid(f)) {
       const r = MentionRowSchema.safeParse(f);
       if (!r.success) {
         for (const iss of r.error.issues) {
@@ -137,118 +232,182 @@ export class MonthAccumulator {
     const industryRaw = f[COL.industry]!;
     const theme = f[COL.theme]!;
     const question = f[COL.question_id]!;
-    const company = f[COL.company]!;
-    const country = this.country(countryRaw);
-    const industry = this.industry(industryRaw);
-    if (!country) this.issue(line, COL.country, `unknown country "${countryRaw}"${didYouMean(countryRaw, this.countryValues)}`);
-    if (!industry) this.issue(line, COL.industry, `unknown industry "${industryRaw}"${didYouMean(industryRaw, this.industryValues)}`);
-    if (!country || !industry) return;
-    const date = this.validDates.get(f[COL.collected_at]!)!;
-    if (this.latest === null || date > this.latest) this.latest = date;
+    const cid = countryRaw === this.lastCountry ? this.lastCid : this.country(countryRaw);
+    const iid = industryRaw === this.lastIndustry ? this.lastIid : this.industry(industryRaw);
+    if (cid < 0) this.issue(line, COL.country, `unknown country "${countryRaw}"${didYouMean(countryRaw, this.countryValues)}`);
+    if (iid < 0) this.issue(line, COL.industry, `unknown industry "${industryRaw}"${didYouMean(industryRaw, this.industryValues)}`);
+    if (cid < 0 || iid < 0) return;
+    const dateRaw = f[COL.collected_at]!;
+    if (dateRaw !== this.lastDate) {
+      const date = this.validDates.get(dateRaw) ?? collectedDate(dateRaw)!;
+      if (this.latest === null || date > this.latest) this.latest = date;
+    }
+    const mid = model === this.lastModel ? this.lastMid : this.model(model);
+    const tid = theme === this.lastTheme ? this.lastTid : this.texts.id(theme);
+    const qid = question === this.lastQuestion ? this.lastQid : this.texts.id(question);
 
-    const modelKey = this.model(model);
-    const scored = (SCORED_MODELS as Record<string, string>)[modelKey];
-    let sig = this.answers.get(answerId);
-    if (sig) {
-      if (sig.model !== modelKey || sig.country !== country || sig.industry !== industry || sig.theme !== theme || sig.question !== question) {
-        const here = { model: modelKey, country, industry, theme, question };
-        const [field, col] = SIG_FIELDS.find(([field]) => sig![field] !== here[field])!;
-        this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${sig[field]}" on line ${sig.line}; all rows of one answer must agree`);
+    let a = answerId === this.lastId ? this.last : (this.answers.get(answerId) ?? -1);
+    if (a >= 0) {
+      const sigs = this.sigs;
+      const o = a * SIG;
+      if (sigs[o] !== mid || sigs[o + 1] !== cid || sigs[o + 2] !== iid || sigs[o + 3] !== tid || sigs[o + 4] !== qid) {
+        const here = [mid, cid, iid, tid, qid];
+        const [slot, col] = SIG_FIELDS.find(([slot]) => sigs[o + slot] !== here[slot])!;
+        const was = this.sigValue(slot, sigs[o + slot]!);
+        this.issue(line, col, `answer "${answerId}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${was}" on line ${sigs[o + S_LINE]}; all rows of one answer must agree`);
         return;
       }
+    } else {
+      const scored = this.scoredOf[mid];
+      let ci = -1;
+      let answer = -1;
+      if (scored === undefined) {
+        if (this.researchOf[mid] === undefined) this.researchOf[mid] = [own(model), 0];
+      } else {
+        const ctxKey = iid * 65536 + cid;
+        ci = this.ctxAt.get(ctxKey) ?? -1;
+        if (ci < 0) {
+          ci = this.ctxs.length;
+          this.ctxs.push({
+            agg: { industry: this.industryIds.values[iid]!, country: this.countryIds.values[cid]!, combos: [], answers: [], names: [] },
+            comboIdx: new Map(),
+            nameIdx: new Map(),
+          });
+          this.ctxAt.set(ctxKey, ci);
+        }
+        const ctx = this.ctxs[ci]!;
+        const comboKey = tid * SCORED_NAMES.length + SCORED_NAMES.indexOf(scored);
+        let combo = ctx.comboIdx.get(comboKey);
+        if (combo === undefined) {
+          combo = ctx.agg.combos.length;
+          ctx.agg.combos.push([scored, this.texts.values[tid]!]);
+          ctx.comboIdx.set(comboKey, combo);
+        }
+        answer = ctx.agg.answers.length;
+        ctx.agg.answers.push(combo);
+      }
+      a = this.nAnswers++;
+      if ((a + 1) * SIG > this.sigs.length) {
+        const grown = new Int32Array(this.sigs.length * 2);
+        grown.set(this.sigs);
+        this.sigs = grown;
+      }
+      const o = a * SIG;
+      const sigs = this.sigs;
+      sigs[o] = mid;
+      sigs[o + 1] = cid;
+      sigs[o + 2] = iid;
+      sigs[o + 3] = tid;
+      sigs[o + 4] = qid;
+      sigs[o + S_LINE] = line;
+      sigs[o + S_CTX] = ci;
+      sigs[o + S_ANSWER] = answer;
+      // Kept as cut (a view into the parser's chunk): copying 370,000 ids a month cost more CPU than the text they keep alive.
+      this.answers.set(answerId, a);
     }
-    if (!scored) {
+    this.last = a;
+    this.lastId = answerId;
+    this.lastDate = dateRaw;
+    this.lastModel = model;
+    this.lastCountry = countryRaw;
+    this.lastIndustry = industryRaw;
+    this.lastTheme = theme;
+    this.lastQuestion = question;
+    this.lastMid = mid;
+    this.lastCid = cid;
+    this.lastIid = iid;
+    this.lastTid = tid;
+    this.lastQid = qid;
+    this.take(a, f[COL.company]!);
+  }
+
+  /** A signature slot's value as the messages show it (model folded, country code, industry name, theme, question). */
+  private sigValue(slot: number, id: number): string {
+    const table = [this.modelIds, this.countryIds, this.industryIds, this.texts, this.texts][slot]!;
+    return table.values[id]!;
+  }
+
+  /** Folds in an accepted row of answer `a`: a research row is counted, a scored row's company listed. */
+  private take(a: number, company: string): void {
+    const o = a * SIG;
+    const ci = this.sigs[o + S_CTX]!;
+    if (ci < 0) {
       this.researchRows++;
-      const r = this.research.get(modelKey);
-      if (r) r[1]++;
-      else this.research.set(modelKey, [model, 1]);
-      if (!sig) this.answers.set(answerId, { model: modelKey, country, industry, theme, question, line, ctx: null, answer: -1 });
+      this.researchOf[this.sigs[o]!]![1]++;
       return;
     }
     this.scoredRows++;
-    if (!sig) {
-      let byCountry = this.contexts.get(industry);
-      if (!byCountry) this.contexts.set(industry, (byCountry = new Map()));
-      let ctx = byCountry.get(country);
-      if (!ctx) {
-        ctx = { agg: { industry, country, combos: [], answers: [], names: [] }, comboIdx: new Map(), nameIdx: new Map() };
-        byCountry.set(country, ctx);
-      }
-      let byTheme = ctx.comboIdx.get(scored);
-      if (!byTheme) ctx.comboIdx.set(scored, (byTheme = new Map()));
-      let combo = byTheme.get(theme);
-      if (combo === undefined) {
-        combo = ctx.agg.combos.length;
-        ctx.agg.combos.push([scored, theme]);
-        byTheme.set(theme, combo);
-      }
-      sig = { model: modelKey, country, industry, theme, question, line, ctx, answer: ctx.agg.answers.length };
-      ctx.agg.answers.push(combo);
-      this.answers.set(answerId, sig);
-    }
     if (company === '') {
       this.emptyCompanyRows++;
       return;
     }
-    const ctx = sig.ctx!;
+    const ctx = this.ctxs[ci]!;
     let n = ctx.nameIdx.get(company);
     if (n === undefined) {
       const folded = this.fold(company);
       n = ctx.nameIdx.get(folded);
       if (n === undefined) {
         n = ctx.agg.names.length;
-        ctx.agg.names.push([folded, company, []]);
+        ctx.agg.names.push([folded, own(company), []]);
         ctx.nameIdx.set(folded, n);
       }
       // Raw spellings map to their folded entry too, so a spelling is folded once per context.
-      ctx.nameIdx.set(company, n);
+      ctx.nameIdx.set(own(company), n);
     }
     const list = ctx.agg.names[n]![2];
-    if (list[list.length - 1] !== sig.answer) list.push(sig.answer);
+    const answer = this.sigs[o + S_ANSWER]!;
+    if (list[list.length - 1] !== answer) list.push(answer);
   }
 
   // Lookups memoised on the raw text: a month has a few hundred distinct spellings of these.
-  private country(raw: string): string | undefined {
+  private country(raw: string): number {
     let v = this.countryMemo.get(raw);
-    if (v === undefined && !this.countryMemo.has(raw)) this.countryMemo.set(raw, (v = this.countryBy.get(foldKey(raw))));
+    if (v === undefined) {
+      const code = this.countryBy.get(foldKey(raw));
+      this.countryMemo.set(own(raw), (v = code === undefined ? -1 : this.countryIds.id(code)));
+    }
     return v;
   }
 
-  private industry(raw: string): string | undefined {
+  private industry(raw: string): number {
     let v = this.industryMemo.get(raw);
-    if (v === undefined && !this.industryMemo.has(raw)) this.industryMemo.set(raw, (v = this.industryBy.get(foldKey(raw))));
+    if (v === undefined) {
+      const name = this.industryBy.get(foldKey(raw));
+      this.industryMemo.set(own(raw), (v = name === undefined ? -1 : this.industryIds.id(name)));
+    }
     return v;
   }
 
-  private model(raw: string): string {
+  private model(raw: string): number {
     let v = this.modelMemo.get(raw);
-    if (v === undefined) this.modelMemo.set(raw, (v = foldKey(raw)));
+    if (v === undefined) {
+      const key = foldKey(raw);
+      v = this.modelIds.id(key);
+      this.scoredOf[v] = Object.hasOwn(SCORED, key) ? SCORED[key] : undefined;
+      this.modelMemo.set(own(raw), v);
+    }
     return v;
   }
 
   private fold(raw: string): string {
     let v = this.foldMemo.get(raw);
-    if (v === undefined) this.foldMemo.set(raw, (v = foldName(raw)));
+    if (v === undefined) this.foldMemo.set(own(raw), (v = own(foldName(raw))));
     return v;
   }
 
-  // Same verdict as MentionRowSchema, memoised on the few distinct dates of a month.
-  private fastValid(f: string[]): boolean {
+  // Same verdict as MentionRowSchema (a false "invalid" only costs the schema's run), dates memoised.
+  private valid(f: string[]): boolean {
     if (f.length !== MENTION_COLUMNS.length) return false;
     // Required fields (company may be empty: an answer naming no one).
     if (!f[COL.answer_id] || !f[COL.model] || !f[COL.country] || !f[COL.industry] || !f[COL.theme] || !f[COL.question_id]) return false;
-    // Bounded text without control characters; each distinct value is checked once.
+    // Bounded text without control characters.
     for (let i = 0; i < MENTION_COLUMNS.length; i++) {
       if (i === COL.collected_at) continue;
       const v = f[i]!;
-      if (v.length > MENTION_LIMITS[i]!) return false;
-      if (!this.cleanText.has(v)) {
-        if (CONTROL_RE.test(v)) return false;
-        if (this.cleanText.size < CLEAN_MEMO) this.cleanText.add(v);
-      }
+      if (v.length > MENTION_LIMITS[i]! || hasControl(v)) return false;
     }
     const c = f[COL.collected_at]!;
-    if (this.validDates.has(c)) return true;
+    if (c === this.lastDate || this.validDates.has(c)) return true;
     const d = collectedDate(c);
     if (d === null) return false;
     this.validDates.set(c, d);
@@ -256,14 +415,15 @@ export class MonthAccumulator {
   }
 
   finish(): MonthAggregate {
-    const contexts = [...this.contexts.values()].flatMap((m) => [...m.values()]).map((c) => {
+    const contexts = this.ctxs.map((c) => {
       // Answers naming a company are pushed in row order; rows of one answer may be apart.
-      for (const n of c.agg.names) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
+      for (const n of c.agg.names) if (!ascending(n[2])) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
       return c.agg;
     });
     contexts.sort((a, b) => (a.industry < b.industry ? -1 : a.industry > b.industry ? 1 : a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
     const researchModels: Record<string, number> = {};
-    for (const [, [name, n]] of [...this.research].sort((a, b) => (a[0] < b[0] ? -1 : 1))) researchModels[name] = n;
+    const research = this.researchOf.flatMap((r, mid) => (r ? [[this.modelIds.values[mid]!, r] as const] : []));
+    for (const [, [name, n]] of research.sort((a, b) => (a[0] < b[0] ? -1 : 1))) researchModels[name] = n;
     return {
       month: this.month,
       file: this.file,

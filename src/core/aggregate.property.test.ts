@@ -1,0 +1,176 @@
+/**
+ * MonthAccumulator against a plain model of data-and-rules §1.4/§1.5 on generated months:
+ * the accumulator takes shortcuts (a row repeating the previous row's first seven fields
+ * only has its company checked; lookups reused from the previous row; signatures as
+ * integers), the model below takes none — every row through the row schema, every lookup
+ * made again. Both must give the same aggregate and the same messages, in the same order.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MonthAccumulator, SCORED_MODELS, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
+import { didYouMean, IssueList, type DataIssue } from './data-error.ts';
+import { MENTION_COLUMNS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
+import { foldKey, foldName } from './text.ts';
+
+const LOOKUPS: Lookups = {
+  countries: [
+    { code: 'us', name: 'United States', aliases: ['USA'] },
+    { code: 'gb', name: 'United Kingdom', aliases: ['UK'] },
+  ],
+  industries: [
+    { name: 'Aerospace', slug: 'aerospace' },
+    { name: 'Oil & Gas', slug: 'oil-gas' },
+  ],
+};
+const FILE = 'mentions/2026-04.csv';
+
+/** The rules, row by row, without a shortcut. */
+function model(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[] } {
+  // The same cap on the number of messages as the build (IssueList keeps the first 50).
+  const list = new IssueList();
+  const issue = (line: number, col: number, message: string) => list.add({ file: FILE, line, column: col + 1, columnName: MENTION_COLUMNS[col], message });
+  const countryBy = new Map<string, string>();
+  for (const c of LOOKUPS.countries) for (const k of [c.code, c.name, ...c.aliases]) countryBy.set(foldKey(k), c.code);
+  const industryBy = new Map<string, string>();
+  for (const i of LOOKUPS.industries) for (const k of [i.name, i.slug]) industryBy.set(foldKey(k), i.name);
+  const answers = new Map<string, { sig: string[]; line: number; ctx: ContextAggregate | null; answer: number }>();
+  const contexts = new Map<string, ContextAggregate>();
+  const research = new Map<string, [string, number]>();
+  let scoredRows = 0;
+  let researchRows = 0;
+  let emptyCompanyRows = 0;
+  let latest: string | null = null;
+  rows.forEach((f, r) => {
+    const line = r + 2;
+    const parsed = MentionRowSchema.safeParse(f);
+    if (!parsed.success) {
+      for (const iss of parsed.error.issues) {
+        const col = Number(iss.path[0] ?? 0);
+        issue(line, col, `${iss.message}${f[col] !== undefined ? ` (got "${preview(f[col])}")` : ''}`);
+      }
+      return;
+    }
+    const [id, date, modelRaw, countryRaw, industryRaw, theme, question, company] = f as [string, string, string, string, string, string, string, string];
+    const country = countryBy.get(foldKey(countryRaw));
+    const industry = industryBy.get(foldKey(industryRaw));
+    if (!country) issue(line, 3, `unknown country "${countryRaw}"${didYouMean(countryRaw, LOOKUPS.countries.flatMap((c) => [c.code, c.name]))}`);
+    if (!industry) issue(line, 4, `unknown industry "${industryRaw}"${didYouMean(industryRaw, LOOKUPS.industries.map((i) => i.name))}`);
+    if (!country || !industry) return;
+    const day = collectedDate(date)!;
+    if (latest === null || day > latest) latest = day;
+    const key = foldKey(modelRaw);
+    const scored = Object.hasOwn(SCORED_MODELS, key) ? (SCORED_MODELS as Record<string, string>)[key] : undefined;
+    const sig = [key, country, industry, theme, question];
+    let a = answers.get(id);
+    if (a) {
+      const k = sig.findIndex((v, i) => v !== a!.sig[i]);
+      if (k >= 0) {
+        const col = [2, 3, 4, 5, 6][k]!;
+        issue(line, col, `answer "${id}" has ${MENTION_COLUMNS[col]} "${f[col]}" here but "${a.sig[k]}" on line ${a.line}; all rows of one answer must agree`);
+        return;
+      }
+    }
+    if (!scored) {
+      researchRows++;
+      const entry = research.get(key);
+      if (entry) entry[1]++;
+      else research.set(key, [modelRaw, 1]);
+      if (!a) answers.set(id, { sig, line, ctx: null, answer: -1 });
+      return;
+    }
+    scoredRows++;
+    if (!a) {
+      let ctx = contexts.get(`${industry}\n${country}`);
+      if (!ctx) contexts.set(`${industry}\n${country}`, (ctx = { industry, country, combos: [], answers: [], names: [] }));
+      let combo = ctx.combos.findIndex(([m, t]) => m === scored && t === theme);
+      if (combo < 0) combo = ctx.combos.push([scored, theme]) - 1;
+      a = { sig, line, ctx, answer: ctx.answers.push(combo) - 1 };
+      answers.set(id, a);
+    }
+    if (company === '') {
+      emptyCompanyRows++;
+      return;
+    }
+    const folded = foldName(company);
+    let name = a.ctx!.names.find(([n]) => n === folded);
+    if (!name) a.ctx!.names.push((name = [folded, company, []]));
+    if (!name[2].includes(a.answer)) name[2].push(a.answer);
+  });
+  for (const c of contexts.values()) for (const n of c.names) n[2].sort((x, y) => x - y);
+  const researchModels: Record<string, number> = {};
+  for (const [, [name, n]] of [...research].sort((x, y) => (x[0] < y[0] ? -1 : 1))) researchModels[name] = n;
+  const agg: MonthAggregate = {
+    month: '2026-04',
+    file: FILE,
+    rows: rows.length,
+    scoredRows,
+    researchRows,
+    emptyCompanyRows,
+    researchModels,
+    latestDate: latest,
+    contexts: [...contexts.values()].sort((x, y) => (x.industry < y.industry ? -1 : x.industry > y.industry ? 1 : x.country < y.country ? -1 : x.country > y.country ? 1 : 0)),
+  };
+  return { agg, issues: list.items };
+}
+
+function accumulate(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[] } {
+  const list = new IssueList();
+  const acc = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list);
+  // A copy of each row: the accumulator must not rely on seeing the very same array again.
+  rows.forEach((f, r) => acc.add([...f], r + 2));
+  return { agg: acc.finish(), issues: list.items };
+}
+
+// Small pools, so that answers repeat, spellings collide and every rule is reached; bad values
+// one time in eight, so that most months stay under the 50-message cap.
+const pick = (good: string[], bad: string[]) => fc.oneof({ arbitrary: fc.constantFrom(...good), weight: 7 }, { arbitrary: fc.constantFrom(...bad), weight: 1 });
+const field = [
+  pick(['a1', 'a2', 'a3', 'a4', 'a-2026-04-000005'], ['']),
+  pick(['2026-04-01', '2026-04-09', '2026-04-03T09:12:00Z'], ['2026-02-30', 'soon']),
+  pick(['ChatGPT', 'chatgpt', 'Google Gemini', 'Perplexity', 'Claude', 'COPILOT', 'constructor'], ['']),
+  pick(['us', 'US', 'United Kingdom', 'uk'], ['Untied States']),
+  pick(['Aerospace', 'aerospace', 'oil-gas', 'Oil & Gas'], ['Aerospase']),
+  pick(['Leadership', 'leadership', 'Work-Life Balance'], ['']),
+  pick(['q1', 'q2', 'question-template-7'], ['q\n1']),
+  pick(['Kestrel Aero', 'KESTREL  aero', 'Société Générale', 'Societe Generale Group', ''], ['Bad\u0007Name', 'x'.repeat(301)]),
+];
+const rowArb = fc.tuple(...field);
+/** An answer: a first row, then rows repeating it with another company or, now and then, another field. */
+const answerArb = fc.record({
+  first: rowArb,
+  more: fc.array(fc.record({ company: field[7]!, change: fc.option(fc.tuple(fc.integer({ min: 0, max: 6 }), rowArb), { freq: 4 }) }), { maxLength: 4 }),
+});
+const monthArb = fc.array(answerArb, { maxLength: 25 }).map((answers) => {
+  const rows: string[][] = [];
+  for (const { first, more } of answers) {
+    rows.push([...first]);
+    for (const { company, change } of more) {
+      const row = [...first.slice(0, 7), company];
+      if (change) row[change[0]] = change[1][change[0]]!;
+      rows.push(row);
+    }
+  }
+  return rows;
+});
+
+describe('MonthAccumulator = the rules without shortcuts', () => {
+  it('same aggregate and same messages on generated months', () => {
+    fc.assert(
+      fc.property(monthArb, (rows) => {
+        expect(accumulate(rows)).toEqual(model(rows));
+      }),
+      { numRuns: 400, seed: 20261124 },
+    );
+  });
+
+  it('the generator reaches the shortcut, the full path and the errors', () => {
+    // Guard against a generator that never exercises what the property is about.
+    const months = fc.sample(monthArb, { numRuns: 200, seed: 1 });
+    const all = months.flatMap((rows) => model(rows).issues.map((i) => i.message));
+    expect(all.some((m) => m.includes('all rows of one answer must agree'))).toBe(true);
+    expect(all.some((m) => m.includes('control character'))).toBe(true);
+    expect(all.some((m) => m.includes('unknown country'))).toBe(true);
+    expect(months.some((rows) => rows.some((r, i) => i > 0 && r.slice(0, 7).join() === rows[i - 1]!.slice(0, 7).join()))).toBe(true);
+    expect(months.some((rows) => model(rows).agg.contexts.some((c) => c.names.some((n) => n[2].length > 1)))).toBe(true);
+  });
+});
