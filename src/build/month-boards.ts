@@ -6,7 +6,8 @@
  * incremental build makes only the new month's.
  */
 import { boardViews, type SiteInput } from '../core/views/build-views.ts';
-import { viewPaths } from '../core/views/layout.ts';
+import { encodeBoard } from '../core/views/board-rows.ts';
+import { OVERALL, viewPaths } from '../core/views/layout.ts';
 import { putCachedFolder } from './cache-file.ts';
 import { boardsEntry, registryHash } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
@@ -17,11 +18,14 @@ import type { JsonWriter } from './write-json.ts';
 function boardFiles(input: SiteInput, i: number): { files: [string, Uint8Array][]; info: CsvFacts & { boards: number } } {
   const files: [string, Uint8Array][] = [];
   const csv = new LeaderboardCsv();
+  let boards = 0;
   for (const { country, industry, view } of boardViews(input, i)) {
     files.push([viewPaths.board(view.month, country, industry), Buffer.from(JSON.stringify(view))]);
+    // the overall boards (the largest) also in binary form, which the API reads one page at a time
+    if (industry === OVERALL) files.push([viewPaths.overallBoardBinary(view.month, country), encodeBoard(view)]);
     csv.add(view);
+    boards++;
   }
-  const boards = files.length;
   const { gz, facts } = leaderboardsGz(csv);
   files.push([downloadPaths.leaderboards(input.results[i]!.month), gz]);
   return { files, info: { ...facts, boards } };

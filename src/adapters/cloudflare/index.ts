@@ -3,7 +3,7 @@
  * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
  * results page `/search/` here first; every other path is an asset.
  */
-import { createHandler, isSearchPage, primeSearch } from '../../api/index.ts';
+import { createHandler, isSearchPage, primeApi, primeSearch } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
@@ -19,9 +19,13 @@ export interface Env {
 let boundTo: AssetsBinding | null = null;
 const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
 let handler: Handler = createHandler(new AssetsStore(lateAssets));
-// Also at startup: the search code runs once over a tiny index, so that a fresh instance's
-// first search does not compile it.
+// Also at startup: the search code runs once over a tiny index, and the handler once per
+// endpoint over a tiny in-memory store (its own instance), so that a fresh instance's first
+// request does not run that code for the first time. Microtasks only, no I/O: top-level
+// await finishes within startup (under workerd the requests stop where a Response with a
+// body would be made, which its global scope forbids; see src/api/prime.ts).
 primeSearch();
+await primeApi();
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
