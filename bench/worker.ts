@@ -48,6 +48,8 @@ async function child(script: string, dist: string, urls: Target[]): Promise<void
   await warmNodeWebApis();
   const t0 = process.cpuUsage();
   const worker = ((await import(pathToFileURL(script).href)) as { default: { fetch(request: Request, env: unknown): Promise<Response> } }).default;
+  // the Worker's startup ends with its priming (microtasks, not awaited by the module): let it end, as workerd does before any request
+  await new Promise((resolve) => setTimeout(resolve, 20));
   let readCpu = 0;
   const ASSETS = {
     async fetch(request: Request): Promise<Response> {

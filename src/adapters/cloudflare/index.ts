@@ -19,13 +19,15 @@ export interface Env {
 let boundTo: AssetsBinding | null = null;
 const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
 let handler: Handler = createHandler(new AssetsStore(lateAssets));
-// Also at startup: the search code runs once over a tiny index, and the handler once per
+// Also at startup: the search code runs over a synthetic index, and the handler once per
 // endpoint over a tiny in-memory store (its own instance), so that a fresh instance's first
-// request does not run that code for the first time. Microtasks only, no I/O: top-level
-// await finishes within startup (under workerd the requests stop where a Response with a
-// body would be made, which its global scope forbids; see src/api/prime.ts).
+// request does not run that code for the first time. No I/O: the priming is microtasks only,
+// which the runtime runs to the end after evaluating the module, before any request (tried
+// under workerd). Not awaited: wrangler's Pages Functions bundle cannot hold a top-level
+// await. Under workerd the primed requests stop where a Response with a body would be
+// made, which its global scope forbids (see src/api/prime.ts).
 primeSearch();
-await primeApi();
+void primeApi();
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
