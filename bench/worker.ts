@@ -21,9 +21,9 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleWorker, startWorker } from '../test/lib/workerd.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
@@ -44,10 +44,12 @@ interface Sample {
 const sha1 = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex');
 
 /** One fresh instance: requests `urls` in order, prints their CPU times as JSON. */
-async function child(script: string, dist: string, urls: string[]): Promise<void> {
+async function child(script: string, dist: string, urls: Target[]): Promise<void> {
   await warmNodeWebApis();
   const t0 = process.cpuUsage();
   const worker = ((await import(pathToFileURL(script).href)) as { default: { fetch(request: Request, env: unknown): Promise<Response> } }).default;
+  // the Worker's startup ends with its priming (microtasks, not awaited by the module): let it end, as workerd does before any request
+  await new Promise((resolve) => setTimeout(resolve, 20));
   let readCpu = 0;
   const ASSETS = {
     async fetch(request: Request): Promise<Response> {
@@ -71,7 +73,7 @@ async function child(script: string, dist: string, urls: string[]): Promise<void
   for (const url of urls) {
     readCpu = 0;
     const t = process.cpuUsage();
-    const res = await worker.fetch(new Request(url), env);
+    const res = await worker.fetch(toRequest(url), env);
     const body = new Uint8Array(await res.arrayBuffer());
     const d = process.cpuUsage(t);
     out.push({ status: res.status, cpuMs: (d.user + d.system) / 1000 - readCpu, readMs: readCpu, bytes: body.byteLength, sha1: sha1(body) });
@@ -126,11 +128,23 @@ function ms(x: number): string {
   return x >= 10 ? x.toFixed(1) : x.toFixed(2);
 }
 
+/** A request of a case: a GET of `url`, or a POST of `body` (JSON-RPC, the MCP endpoint). */
+interface Target {
+  url: string;
+  body?: unknown;
+}
+
 interface Case {
   name: string;
   first: string;
   other: string;
+  /** POST bodies of the first and the other request (MCP): `first` and `other` are then the path. */
+  bodies?: [unknown, unknown];
 }
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const toRequest = (t: Target): Request => (t.body === undefined ? new Request(t.url) : new Request(t.url, { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(t.body) }));
+const rpc = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 function cases(meta: MetaView): Case[] {
   const ex = meta.examples;
@@ -151,6 +165,7 @@ function cases(meta: MetaView): Case[] {
     { name: 'compare', first: `/api/v1/compare?companies=${ex.compare.join(',')}`, other: `/api/v1/compare?companies=${[b, a].join(',')}` },
     { name: 'changelog', first: '/api/v1/changelog', other: '/api/changelog' },
     { name: 'openapi', first: '/api/v1/openapi.json', other: '/api/openapi.json' },
+    { name: 'MCP tools/call (POST /mcp)', first: '/mcp', other: '/mcp', bodies: [rpc(1, 'get_company', { slug: a }), rpc(2, 'search_companies', { q: ex.search, country: ex.country })] },
   ];
 }
 
@@ -171,7 +186,12 @@ async function main(): Promise<void> {
   // workerd's CPU is read from /proc (Linux); BENCH_WORKERD=0 skips it
   const workerd = process.env.BENCH_WORKERD !== '0' && existsSync('/proc/self/task');
   for (const c of cases(meta).filter((x) => !only || only.test(x.name))) {
-    const urls = [c.first, c.other, c.first].map((p) => `https://evi.example${p}`);
+    const bodies = c.bodies ?? [undefined, undefined];
+    const urls: Target[] = [
+      { url: `https://evi.example${c.first}`, body: bodies[0] },
+      { url: `https://evi.example${c.other}`, body: bodies[1] },
+      { url: `https://evi.example${c.first}`, body: bodies[0] },
+    ];
     const samples: Sample[][] = [];
     for (let i = 0; i < processes; i++) {
       const r = spawnSync(process.execPath, ['--import', 'tsx', self, 'child', script, dist, JSON.stringify(urls)], { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -210,6 +230,12 @@ async function main(): Promise<void> {
     console.log('| Endpoint | First request, fresh instance | Other parameters, next | Repeat (cached) | Same answer |');
     console.log('|---|---:|---:|---:|---|');
     for (const r of workerdRows) console.log(r);
+    const bare = await bareWorkerdStartup(dist, processes);
+    const ours = median(workerdStartups);
+    console.log('');
+    console.log(
+      `Startup under workerd (CPU of the whole workerd process from its start to its first answer, a static file; median of ${workerdStartups.length} instances): ${ms(ours)} ms; with a Worker that only forwards to its assets: ${ms(bare)} ms; the difference, this Worker's startup (module evaluation and priming): ${ms(ours - bare)} ms (Cloudflare's startup limit: 1 s).`,
+    );
   }
 }
 
@@ -245,19 +271,45 @@ function cpuNs(pids: number[]): number {
   return total;
 }
 
-async function underWorkerd(script: string, dist: string, c: Case, urls: string[], reference: Sample[], processes: number): Promise<string> {
+/** CPU of the whole workerd process from its start to its first answer (a static file), per instance. */
+const workerdStartups: number[] = [];
+
+/**
+ * The same for a Worker that only hands every request to its assets: workerd's own start and
+ * Miniflare's workers, which the difference with {@link workerdStartups} leaves out.
+ */
+async function bareWorkerdStartup(dist: string, processes: number): Promise<number> {
+  const bare = join(dirname(fileURLToPath(import.meta.url)), '../.cache/bench-worker/bare.js');
+  mkdirSync(dirname(bare), { recursive: true });
+  writeFileSync(bare, 'export default { fetch: (request, env) => env.ASSETS.fetch(request) };\n');
+  const runs: number[] = [];
+  for (let i = 0; i < processes; i++) {
+    const { mf, startupMs } = await instance(bare, dist);
+    runs.push(startupMs);
+    await mf.dispose();
+  }
+  return median(runs);
+}
+
+/** A fresh workerd instance that has answered one static file (so that it exists: a Worker's first request runs its startup). */
+async function instance(script: string, dist: string): Promise<{ mf: Awaited<ReturnType<typeof startWorker>>; pids: number[]; startupMs: number }> {
+  const mf = await startWorker(script, dist);
+  const pids = workerdPids();
+  await (await mf.dispatchFetch('https://evi.example/favicon.ico')).arrayBuffer();
+  return { mf, pids, startupMs: cpuNs(pids) / 1e6 };
+}
+
+async function underWorkerd(script: string, dist: string, c: Case, urls: Target[], reference: Sample[], processes: number): Promise<string> {
   const runs: number[][] = [];
   let same = true;
   for (let i = 0; i < processes; i++) {
-    const mf = await startWorker(script, dist);
+    const { mf, pids, startupMs } = await instance(script, dist);
+    workerdStartups.push(startupMs);
     try {
-      const pids = workerdPids();
-      // one static file first, so that the instance exists (a Worker's first request runs its startup)
-      await (await mf.dispatchFetch('https://evi.example/favicon.ico')).arrayBuffer();
       const run: number[] = [];
       for (const [j, url] of urls.entries()) {
         const before = cpuNs(pids);
-        const res = await mf.dispatchFetch(url);
+        const res = await mf.dispatchFetch(url.url, url.body === undefined ? undefined : { method: 'POST', headers: MCP_HEADERS, body: JSON.stringify(url.body) });
         const body = new Uint8Array(await res.arrayBuffer());
         run.push((cpuNs(pids) - before) / 1e6);
         const want = reference[j] as Sample;
@@ -272,5 +324,5 @@ async function underWorkerd(script: string, dist: string, c: Case, urls: string[
   return `| ${c.name} | ${col(0)} | ${col(1)} | ${col(2)} | ${same ? 'yes' : '**no**'} |`;
 }
 
-if (process.argv[2] === 'child') await child(process.argv[3] as string, process.argv[4] as string, JSON.parse(process.argv[5] as string) as string[]);
+if (process.argv[2] === 'child') await child(process.argv[3] as string, process.argv[4] as string, JSON.parse(process.argv[5] as string) as Target[]);
 else await main();

@@ -12,6 +12,7 @@ import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
+import type { BoardRows } from '../core/views/board-rows.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
 import { API_PREFIX, SEARCH_PAGE_PATH, fillPath, queryString, siteUrls } from '../core/urls.ts';
@@ -266,7 +267,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: SUGGESTIONS }).map((hit) => hit.slug);
   }
 
-  async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView> {
+  async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView | BoardRows> {
     const available = cat.meta.boards[month]?.[country.code] ?? [];
     const exists = industry.slug === OVERALL ? available.length > 0 : available.includes(industry.slug);
     if (!exists) throw notFound(messages.noBoard(industry.name, country.name, month));

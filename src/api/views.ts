@@ -8,6 +8,7 @@ import { decodeSearchIndex, loadSearchIndex } from '../core/search/index.ts';
 import { BinarySearchRankings, JsonSearchRankings, type SearchRankings } from '../core/search/rankings.ts';
 import type { SearchIndex, SerializedSearchIndex } from '../core/search/index.ts';
 import { foldKey } from '../core/text.ts';
+import { BinaryBoard, type BoardRows } from '../core/views/board-rows.ts';
 import { StoreError } from './errors.ts';
 import { Lru } from './lru.ts';
 import type { ViewCache } from './store.ts';
@@ -25,6 +26,9 @@ export interface Catalog {
 
 /** Memory for past months' search rankings (a Worker isolate has 128 MB). */
 const PAST_RANKINGS_BYTES = 12 * 1024 * 1024;
+
+/** Memory for the overall boards' binary form. */
+const BINARY_BOARDS_BYTES = 8 * 1024 * 1024;
 
 /** The overall leaderboard answers to `all` and to its label as an industry value. */
 const OVERALL_REF: IndustryRef = { name: OVERALL_LABEL, slug: OVERALL };
@@ -63,6 +67,8 @@ export class Views {
   #search: Promise<{ index: SearchIndex; rankings: SearchRankings }> | null = null;
   /** Past months' search rankings, by the size of their file (a month is ~5 MB at 10,000 companies). */
   readonly #pastRankings = new Lru<Promise<SearchRankings>>(PAST_RANKINGS_BYTES);
+  /** Overall boards in binary form, by the size of their file (~0.8 MB for a country of 10,000 companies). */
+  readonly #boards = new Lru<Promise<BoardView | BoardRows | null>>(BINARY_BOARDS_BYTES);
 
   constructor(cache: ViewCache) {
     this.#cache = cache;
@@ -74,9 +80,23 @@ export class Views {
     return this.#catalog;
   }
 
-  /** `null` when the file is absent: the caller decides whether that is a 404. */
-  board(month: string, country: string, industry: string): Promise<BoardView | null> {
-    return this.#cache.json<BoardView>(viewPaths.board(month, country, industry));
+  /**
+   * `null` when the file is absent: the caller decides whether that is a 404. An overall
+   * board is read in its binary form where there is one (rows parsed only for the page
+   * asked); the JSON view otherwise.
+   */
+  board(month: string, country: string, industry: string): Promise<BoardView | BoardRows | null> {
+    if (industry !== OVERALL) return this.#cache.json<BoardView>(viewPaths.board(month, country, industry));
+    return this.#kept(this.#boards, `${month}/${country}`, async () => {
+      const path = viewPaths.overallBoardBinary(month, country);
+      const bytes = await this.#cache.bytes(path);
+      if (!bytes) return this.#cache.json<BoardView>(viewPaths.board(month, country, industry));
+      try {
+        return new BinaryBoard(bytes);
+      } catch (cause) {
+        throw new StoreError(path, cause);
+      }
+    }, (board) => (board instanceof BinaryBoard ? board.bytes : 0));
   }
 
   company(slug: string): Promise<CompanyView | null> {
@@ -95,14 +115,22 @@ export class Views {
 
   /** A past month's search rankings (the build writes one per past month); kept per month once read. */
   pastSearchRankings(month: string): Promise<SearchRankings> {
-    let pending = this.#pastRankings.get(month);
+    return this.#kept(this.#pastRankings, month, () => this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month)), (r) => r.bytes);
+  }
+
+  /**
+   * What `make` makes from a binary file, kept in `lru` by the size of its bytes
+   * (`weigh`); one made from a JSON view (weight 0) is not kept here, the view cache
+   * holds it already.
+   */
+  #kept<T>(lru: Lru<Promise<T>>, key: string, make: () => Promise<T>, weigh: (made: T) => number): Promise<T> {
+    let pending = lru.get(key);
     if (!pending) {
-      const fresh = this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month));
-      this.#pastRankings.set(month, fresh, 1);
+      const fresh = make();
+      lru.set(key, fresh, 1);
       fresh.then(
-        // the JSON form is held by the view cache already
-        (r) => (r.bytes > 0 ? this.#pastRankings.reweigh(month, fresh, r.bytes) : this.#pastRankings.deleteIf(month, fresh)),
-        () => this.#pastRankings.deleteIf(month, fresh),
+        (made) => (weigh(made) > 0 ? lru.reweigh(key, fresh, weigh(made)) : lru.deleteIf(key, fresh)),
+        () => lru.deleteIf(key, fresh),
       );
       pending = fresh;
     }

@@ -68,8 +68,8 @@ export function monthViewsEntry(cacheDir: string, month: string, o: { siteUrl: s
   return { path: join(cacheDir, `month-views-${month}-${key.slice(0, 32)}`), key };
 }
 
-/** Bump whenever a month's leaderboards or their CSV change. */
-const BOARDS_VERSION = 'evi-boards-1';
+/** Bump whenever a month's leaderboards or their CSV change (2: the overall boards' binary form, `all.bin`, joined them). */
+const BOARDS_VERSION = 'evi-boards-2';
 
 /**
  * A month's leaderboards and their CSV download (a folder entry): they depend on the

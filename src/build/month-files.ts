@@ -11,7 +11,8 @@ import { scoreMonth, universes } from '../core/score.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { boardViews, companyViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
-import { shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
+import { encodeBoard } from '../core/views/board-rows.ts';
+import { OVERALL, shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
@@ -50,11 +51,14 @@ export type BoardsInfo = CsvFacts & { boards: number };
 export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8Array][]; info: BoardsInfo } {
   const files: [string, Uint8Array][] = [];
   const csv = new LeaderboardCsv();
+  let boards = 0;
   for (const { country, industry, view } of boardViews(input, i)) {
     files.push([viewPaths.board(view.month, country, industry), Buffer.from(JSON.stringify(view))]);
+    // the overall boards (the largest) also in binary form, which the API reads one page at a time
+    if (industry === OVERALL) files.push([viewPaths.overallBoardBinary(view.month, country), encodeBoard(view)]);
     csv.add(view);
+    boards++;
   }
-  const boards = files.length;
   const { gz, facts } = leaderboardsGz(csv);
   files.push([downloadPaths.leaderboards(input.results[i]!.month), gz]);
   return { files, info: { ...facts, boards } };

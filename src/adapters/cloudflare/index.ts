@@ -3,7 +3,7 @@
  * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
  * results page `/search/` here first; every other path is an asset.
  */
-import { RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeSearch, rateLimitedResponse } from '../../api/index.ts';
+import { RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeApi, primeSearch, rateLimitedResponse } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
@@ -39,9 +39,15 @@ async function overLimit(request: Request, env: Env): Promise<Response | null> {
 let boundTo: AssetsBinding | null = null;
 const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
 let handler: Handler = createHandler(new AssetsStore(lateAssets));
-// Also at startup: the search code runs once over a tiny index, so that a fresh instance's
-// first search does not compile it.
+// Also at startup: the search code runs over a synthetic index, and the handler once per
+// endpoint over a tiny in-memory store (its own instance), so that a fresh instance's first
+// request does not run that code for the first time. No I/O: the priming is microtasks only,
+// which the runtime runs to the end after evaluating the module, before any request (tried
+// under workerd). Not awaited: wrangler's Pages Functions bundle cannot hold a top-level
+// await. Under workerd the primed requests stop where a Response with a body would be
+// made, which its global scope forbids (see src/api/prime.ts).
 primeSearch();
+void primeApi();
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {

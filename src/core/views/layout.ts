@@ -18,6 +18,8 @@ export const viewPaths = {
   meta: () => `${VIEWS_DIR}/meta.json`,
   /** `industry` is an industry slug or {@link OVERALL}. */
   board: (month: string, country: string, industry: string) => `${VIEWS_DIR}/rankings/${month}/${country}/${industry}.json`,
+  /** A country's overall board (industry {@link OVERALL}) in binary form, read in place by the API (./board-rows.ts). */
+  overallBoardBinary: (month: string, country: string) => `${VIEWS_DIR}/rankings/${month}/${country}/${OVERALL}.bin`,
   company: (slug: string) => `${VIEWS_DIR}/company/${slug}.json`,
   searchIndex: () => `${VIEWS_DIR}/search-index.json`,
   /** The same index in binary form, queried in place by the API (src/core/search/binary.ts). */

@@ -17,7 +17,7 @@ import type {
   Sort,
 } from '../schemas/responses.ts';
 import { LIMITS } from '../policy.ts';
-import { compareNames } from '../text.ts';
+import { jsonBoard, type BoardRows } from './board-rows.ts';
 import { siteUrls } from '../urls.ts';
 
 export const RANKINGS_DEFAULTS: { sort: Sort; page: number; limit: number } = { sort: 'rank', page: LIMITS.page.default, limit: LIMITS.rankings.default };
@@ -49,47 +49,30 @@ function toEntry(meta: MetaView, row: BoardRow, index: number): LeaderboardEntry
   };
 }
 
-/** data-and-rules §3 `sort`; rows arrive in rank order, and Array#sort is stable. */
-export function sortEntries(entries: LeaderboardEntry[], sort: Sort): LeaderboardEntry[] {
-  const out = entries.slice();
-  switch (sort) {
-    case 'rank':
-    case 'score':
-      return out;
-    case 'mentions':
-      return out.sort((a, b) => b.mentionCount - a.mentionCount || a.rank - b.rank);
-    case 'name':
-      return out.sort((a, b) => compareNames(a.company, b.company) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-    case 'change':
-      return out.sort((a, b) => {
-        if (a.rankChange === null || b.rankChange === null) {
-          if (a.rankChange !== b.rankChange) return a.rankChange === null ? 1 : -1;
-          return a.rank - b.rank;
-        }
-        return b.rankChange - a.rankChange || a.rank - b.rank;
-      });
-  }
-}
+/** A board's rows and their orders, from either form. */
+const rowsOf = (board: BoardView | BoardRows): BoardRows => ('rows' in board ? jsonBoard(board) : board);
 
 export function rankingsBody(
   meta: MetaView,
-  board: BoardView,
+  view: BoardView | BoardRows,
   opts: { sort: Sort; page: number; limit: number } = RANKINGS_DEFAULTS,
 ): RankingsResponse {
-  const total = board.rows.length;
+  const board = rowsOf(view);
+  const total = board.length;
   const start = (opts.page - 1) * opts.limit;
-  let page: LeaderboardEntry[];
-  if (start >= total) page = [];
-  else if (opts.sort === 'rank' || opts.sort === 'score') {
-    page = board.rows.slice(start, start + opts.limit).map((r, i) => toEntry(meta, r, start + i));
-  } else {
-    page = sortEntries(board.rows.map((r, i) => toEntry(meta, r, i)), opts.sort).slice(start, start + opts.limit);
+  const end = Math.min(total, start + opts.limit);
+  const order = start < total ? board.order(opts.sort) : null;
+  const page: LeaderboardEntry[] = [];
+  for (let k = start; k < end; k++) {
+    const i = order ? (order[k] as number) : k;
+    page.push(toEntry(meta, board.row(i), i));
   }
+  const { facts } = board;
   return {
-    industry: board.industry,
-    country: board.country,
-    month: board.month,
-    previousMonth: board.previousMonth,
+    industry: facts.industry,
+    country: facts.country,
+    month: facts.month,
+    previousMonth: facts.previousMonth,
     lastUpdated: meta.lastUpdated,
     sort: opts.sort,
     page: opts.page,
@@ -101,15 +84,22 @@ export function rankingsBody(
   };
 }
 
-export function leadersBody(meta: MetaView, board: BoardView, limit: number = LEADERS_DEFAULT_LIMIT): LeadersResponse {
+export function leadersBody(meta: MetaView, view: BoardView | BoardRows, limit: number = LEADERS_DEFAULT_LIMIT): LeadersResponse {
+  const board = rowsOf(view);
+  const topCompanies: LeadersResponse['topCompanies'] = [];
+  for (let i = 0; i < Math.min(limit, board.length); i++) {
+    const [slug, company, , score] = board.row(i);
+    topCompanies.push({ rank: i + 1, company, score, slug });
+  }
+  const { facts } = board;
   return {
-    industry: board.industry,
-    country: board.country,
-    month: board.month,
+    industry: facts.industry,
+    country: facts.country,
+    month: facts.month,
     lastUpdated: meta.lastUpdated,
-    totalCompanies: board.rows.length,
+    totalCompanies: board.length,
     methodology: methodologyShort(meta),
-    topCompanies: board.rows.slice(0, limit).map(([slug, company, , score], i) => ({ rank: i + 1, company, score, slug })),
+    topCompanies,
   };
 }
 
