@@ -28,7 +28,7 @@ export { OPENAPI_PATH } from './app.ts';
 /** Paths the handler answers outside `/api` (the HTML search results page), for adapters routing requests. */
 export { isSearchPage } from '../core/urls.ts';
 export { primeSearch } from '../core/search/prime.ts';
-export { primeApi } from './prime.ts';
+export { primeApi, primeHandler } from './prime.ts';
 export { CACHE_NONE, RATE_LIMIT_PER_MINUTE } from '../core/policy.ts';
 export { MIN_COMPRESS, negotiateEncoding } from './encoding.ts';
 export type { Compressor, Encoding } from './encoding.ts';

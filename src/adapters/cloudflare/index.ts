@@ -7,6 +7,7 @@ import { RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeApi
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
+import { primeMcp } from '../../mcp/prime.ts';
 import type { AssetsBinding } from './assets-store.ts';
 
 /** Cloudflare's Rate Limiting binding (`[[ratelimits]]` in wrangler.toml): counts per key, per Cloudflare location. */
@@ -45,9 +46,11 @@ let handler: Handler = createHandler(new AssetsStore(lateAssets));
 // which the runtime runs to the end after evaluating the module, before any request (tried
 // under workerd). Not awaited: wrangler's Pages Functions bundle cannot hold a top-level
 // await. Under workerd the primed requests stop where a Response with a body would be
-// made, which its global scope forbids (see src/api/prime.ts).
+// made, which its global scope forbids (see src/api/prime.ts). The MCP tools and the SDK's
+// message schemas too (src/mcp/prime.ts), not the SDK's server, which workerd refuses there.
 primeSearch();
 void primeApi();
+void primeMcp();
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
