@@ -382,12 +382,14 @@ try {
         : ` (HEAD moved to ${gitEnd.head} during the run: tests only, not the code measured)`
       : '') +
     (gitEnd.dirty && !gitStart.dirty ? ' (uncommitted changes under src/ or scripts/ appeared during the run)' : '');
+  // The builds themselves load every core: more than that means other jobs ran beside them.
+  const busy = Math.max(...loads.map((l) => Number(l.load.split(' ')[0]))) > Number(machine.nproc) + 0.5;
   const md: string[] = [
     '## Build (bench:build)',
     '',
     `Command: \`npm run bench:build\` (\`tsx bench/build.ts\`; \`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}.`,
     '',
-    `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. **Shared machine**: other jobs (tests, type checks, other benchmarks) were running at the same time; load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. With a load above the CPU count, every wall time below is longer than on an idle machine and the figures move by tens of percent from run to run.`,
+    `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. ${busy ? '**Shared machine**: other jobs (tests, type checks, other benchmarks) were running at the same time; ' : 'Nothing else ran on the machine during the run (the load below is the builds\' own); '}load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run.${busy ? ' With a load above the CPU count, every wall time below is longer than on an idle machine and the figures move by tens of percent from run to run.' : ''}`,
     '',
     `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set; peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
     '',
