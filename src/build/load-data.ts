@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
@@ -14,7 +13,7 @@ import { peekCacheEntry, readCacheJson } from './cache-file.ts';
 import { lookupsHash, parsedMonthEntry } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
-import { WorkerPool, workerHeapMb } from './worker-pool.ts';
+import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
 
 const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
 
@@ -119,7 +118,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     todo.push({ i, key: cached });
   }
 
-  const size = Math.min(todo.length, opts.workers ?? Math.max(1, Math.min(availableParallelism(), 4)));
+  const size = Math.min(todo.length, opts.workers ?? defaultWorkers());
   const pool = size > 1 ? new WorkerPool(size, workerHeapMb(todo.map(({ i }) => months[i]!.path))) : null;
   const all: DataIssue[] = [];
   let truncated = false;

@@ -10,10 +10,10 @@
  * itself against Astro's page).
  */
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { renderShare } from './render-share.ts';
+import { defaultWorkers } from './worker-pool.ts';
 import type { RenderDone, RenderJob } from './render-share.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
@@ -30,7 +30,7 @@ export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
     if (!Number.isInteger(n) || n < 0) throw new Error(`EVI_PAGE_WORKERS must be a whole number, got "${set}"`);
     return n;
   }
-  return Math.min(availableParallelism(), 4);
+  return defaultWorkers();
 }
 
 /** Where Astro puts a route's compiled page module in a static build: `src/pages/a/[b].astro` -> `<server dir>/pages/a/_b_.astro.mjs`. */

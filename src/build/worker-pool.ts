@@ -3,8 +3,14 @@
  * worker bounds memory), each with a heap cap that follows the largest month.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MonthJob, MonthOutcome } from './parse-month.ts';
+
+/** The build's default number of worker threads, for each kind of job: one per core, up to 4 (each holds its own heap). */
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(availableParallelism(), 4));
+}
 
 /**
  * A worker's heap cap: left alone, each worker's heap grows far past what it holds live

@@ -11,7 +11,6 @@
  * origin. The current month's views are made in this thread (write-site.ts) and stored
  * as that month's past-month entry for the next build (storeCurrentMonthViews).
  */
-import { availableParallelism } from 'node:os';
 import type { SiteInput } from '../core/views/build-views.ts';
 import type { MetaView } from '../core/views/layout.ts';
 import { hasCacheFolder, readCacheFolder, writeCacheFolder } from './cache-file.ts';
@@ -19,7 +18,7 @@ import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
 import { runMonthJob, type BoardsInfo, type ShardFiles, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
-import { WorkerPool } from './worker-pool.ts';
+import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
 
 /** The cache entry of month `i`'s views as a past month, null without a cache. */
@@ -132,7 +131,7 @@ export async function writeMonths(opts: {
   // read) and the longest histories; the last jobs are the short ones.
   const order = jobs.map((_, j) => j).reverse();
   const ctx: MonthContext = { input, meta };
-  const size = Math.min(jobs.length, opts.workers ?? Math.max(1, Math.min(availableParallelism(), 4)));
+  const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, new URL('./month-worker.mjs', import.meta.url), { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
