@@ -83,6 +83,14 @@ describe('readCsv: the synchronous way and the streaming way', () => {
     );
   });
 
+  it('read a gzip file of several members (its trailer gives only the last one\'s size) alike', async () => {
+    const head = 'a,b,c\n' + Array.from({ length: 3000 }, (_, i) => `${i},é${i},${i % 7}\n`).join('');
+    const data = Buffer.concat([gzipSync(head), gzipSync('9,9,9\n')]);
+    const stream = await collect((issues, on) => readCsvStream('f.csv', data, cols, issues, on));
+    expect(stream.rows.length).toBe(3001);
+    expect(await collect((issues, on) => readCsv('f.csv', data, cols, issues, on))).toEqual(stream);
+  });
+
   it('give the same messages for bytes that are not UTF-8 and a damaged gzip file', async () => {
     const latin1 = Buffer.from('a,b,c\n1,Z\xfcrich,3\n', 'latin1');
     const whole = gzipSync('a,b,c\n' + Array.from({ length: 5000 }, (_, i) => `${i},${i * 7},${i % 13}\n`).join(''));
