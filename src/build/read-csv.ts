@@ -72,6 +72,7 @@ export function readText(file: string, text: Buffer, gzip: boolean, columns: rea
   // trailing multi-byte character that utf8Check holds back.
   const first = cutCharacter(text.subarray(0, gzip ? 16384 : 4 << 20));
   config.newline = handle.guessLineEndings(first.toString('utf8'), '"') as Papa.ParseConfig['newline'];
+  const lf = config.newline !== '\r';
   let partial = '';
   let base = 0;
   for (let start = 0; start < text.length || start === 0; ) {
@@ -83,15 +84,26 @@ export function readText(file: string, text: Buffer, gzip: boolean, columns: rea
     const last = end >= text.length;
     const input = partial + text.toString('utf8', start, end);
     const results = handle.parse(input, base, !last);
+    const used = results.meta.cursor - base;
+    // Rows that hold no line break inside a field (as many \n as rows, each ended by one) skip
+    // the per-field search for one: each of those rows is on one line.
+    const oneLine = !last && newlines(input, used) === (lf ? results.data.length : 0);
     if (!last) {
-      partial = input.substring(results.meta.cursor - base);
+      partial = input.substring(used);
       base = results.meta.cursor;
     }
-    if (records.chunk(results)) return;
+    if (records.chunk(results, oneLine)) return;
     start = end;
     if (last) break;
   }
   records.end();
+}
+
+/** How many \n `s` has before `end`. */
+function newlines(s: string, end: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1 && i < end; i = s.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** `b` less a multi-byte UTF-8 character at its end, as utf8Check holds one back for the next chunk. */
@@ -120,7 +132,8 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
     end() {
       if (perm === null && !stopped && !issues.full) issues.add({ file, line: 1, message: `empty file: expected the header "${columns.join(',')}"` });
     },
-    chunk(results: Results): boolean {
+    /** `oneLine`: no field of these rows holds a \n (the caller counted them). */
+    chunk(results: Results, oneLine = false): boolean {
       if (stopped) return true;
       const errorsAt = new Map<number, string>();
       for (const e of results.errors) if (e.row !== undefined && !errorsAt.has(e.row)) errorsAt.set(e.row, `malformed CSV: ${e.message}`);
@@ -131,7 +144,7 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
         const at = line;
         for (let i = 0; i < record.length; i++) {
           const f = record[i]!;
-          if (f.includes('\n')) line += f.split('\n').length - 1;
+          if (!oneLine && f.includes('\n')) line += f.split('\n').length - 1;
           // Trim only what needs it: most fields have no surrounding blanks.
           if (f.length && (f.charCodeAt(0) <= 32 || f.charCodeAt(f.length - 1) <= 32)) record[i] = f.trim();
         }
