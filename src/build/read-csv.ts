@@ -49,7 +49,7 @@ export function readCsv(file: string, data: Buffer, columns: readonly string[], 
  * fewer allocations). Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong size only
  * means more buffers, joined as before.
  */
-function gunzippedSize(gz: Buffer): number {
+export function gunzippedSize(gz: Buffer): number {
   const isize = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
   return Math.max(64, Math.min(isize + 1, gz.length * 1032, 1 << 30));
 }
@@ -65,6 +65,15 @@ const PIECE = 32768;
 /** The synchronous way over gunzipped UTF-8 `text` (exported with `piece` for the tests). */
 export function readText(file: string, text: Buffer, gzip: boolean, columns: readonly string[], issues: IssueList, onRecord: OnRecord, piece = PIECE): void {
   const records = recordReader(file, columns, issues, onRecord);
+  if (!parseText(text, gzip, (results, oneLine) => records.chunk(results, oneLine), piece)) records.end();
+}
+
+/**
+ * PapaParse over `text` in pieces, as readCsv sets it up (bench/lib/ingest-profile.ts times it
+ * alone): `onChunk` gets each piece's rows and whether each of them is on one line, and
+ * answers true to stop (then this answers true).
+ */
+export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Results, oneLine: boolean) => boolean, piece = PIECE): boolean {
   const config: Papa.ParseConfig<string[]> = { delimiter: ',' };
   const handle = new (Papa as unknown as { ParserHandle: new (c: object) => { parse(input: string, base: number, ignoreLastRow: boolean): Results; guessLineEndings(input: string, quote: string): string } }).ParserHandle(config);
   // The line ending is guessed (on its first 1M characters) from the first chunk the streaming
@@ -92,11 +101,11 @@ export function readText(file: string, text: Buffer, gzip: boolean, columns: rea
       partial = input.substring(used);
       base = results.meta.cursor;
     }
-    if (records.chunk(results, oneLine)) return;
+    if (onChunk(results, oneLine)) return true;
     start = end;
     if (last) break;
   }
-  records.end();
+  return false;
 }
 
 /** How many \n `s` has before `end`. */
