@@ -1,6 +1,5 @@
 import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { build } from 'astro';
 import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
 import { pagesEntry } from './caches.ts';
 import { keepCompiled } from './integration.ts';
@@ -81,6 +80,8 @@ export async function buildPages(opts: PagesOptions): Promise<{ files: number; b
       const statics = await renderStatics(compiled, recipe, inside);
       log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s wall`);
     } else {
+      // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
+      const { build } = await import('astro');
       await build({
         root: opts.root,
         outDir: inside,
