@@ -12,7 +12,7 @@
  * compiled modules come from the build cache (pages-cache.ts) and Astro did not run.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { SSRManifest } from 'astro';
@@ -68,16 +68,18 @@ async function loadPage(serverDir: string, route: { module: string; component: s
   return mod;
 }
 
-/** What of the compiled manifest the container needs to write a component's `<script>` as Astro's build does. */
-async function loadManifest(serverDir: string, file: string): Promise<SSRManifest> {
-  return ((await import(pathToFileURL(join(serverDir, file)).href)) as { manifest: SSRManifest }).manifest;
-}
-
 // A container keeps every route it rendered (its manifest's route list grows by one a page): start a fresh one now and then.
 const PAGES_PER_CONTAINER = 500;
 let container: AstroContainer | undefined;
 let used = 0;
 let manifest: SSRManifest | undefined;
+
+/** Takes the compiled manifest (what the container needs to write a component's `<script>` as Astro's build does), and a fresh container when it is another. */
+async function useManifest(serverDir: string, file: string): Promise<void> {
+  const m = ((await import(pathToFileURL(join(serverDir, file)).href)) as { manifest: SSRManifest }).manifest;
+  if (m !== manifest) container = undefined;
+  manifest = m;
+}
 
 async function fresh(): Promise<AstroContainer> {
   const m = manifest!;
@@ -131,12 +133,13 @@ function pageModules(m: SSRManifest): { component: string; module: string }[] {
 export async function makeRecipe(serverDir: string, outDir: string, workerRoutes: string[]): Promise<{ recipe: PagesRecipe | null; why: string; workers: RouteRecipe[]; manifest: string }> {
   const manifestFile = readdirSync(serverDir).find((f) => /^manifest_[\w-]+\.mjs$/.test(f));
   if (!manifestFile) throw new Error(`pages: Astro's compiled manifest is not in ${serverDir}`);
-  manifest = await loadManifest(serverDir, manifestFile);
+  await useManifest(serverDir, manifestFile);
+  const m = manifest!;
   const routes: RouteRecipe[] = [];
   const workers: RouteRecipe[] = [];
   const outputs = new Set<string>();
   let why = '';
-  for (const { component, module } of pageModules(manifest)) {
+  for (const { component, module } of pageModules(m)) {
     const mod = await loadPage(serverDir, { component, module });
     const kind = mod.default ? 'page' : 'endpoint';
     if (workerRoutes.includes(component)) {
@@ -152,7 +155,7 @@ export async function makeRecipe(serverDir: string, outDir: string, workerRoutes
       workers.push(r);
       continue;
     }
-    const route = manifest.routes.find((r) => r.routeData.component === component)?.routeData;
+    const route = m.routes.find((r) => r.routeData.component === component)?.routeData;
     if (!route || route.params.length > 0 || mod.getStaticPaths) {
       why ||= `${component} has parameters and is not rendered by the page workers`;
       continue;
@@ -183,7 +186,8 @@ export async function makeRecipe(serverDir: string, outDir: string, workerRoutes
 
 /** Renders every route without parameters of `recipe` into `outDir` (a cache hit: Astro did not run). */
 export async function renderStatics(serverDir: string, recipe: PagesRecipe, outDir: string): Promise<{ pages: number; bytes: number }> {
-  manifest ??= await loadManifest(serverDir, recipe.manifest);
+  await useManifest(serverDir, recipe.manifest);
+  const folderOf = folders();
   let pages = 0;
   let bytes = 0;
   for (const r of recipe.routes) {
@@ -192,7 +196,7 @@ export async function renderStatics(serverDir: string, recipe: PagesRecipe, outD
     const own = await render(mod, { params: {} }, r.kind);
     const body = r.kind === 'page' ? withChrome(own, Buffer.from(r.chrome)) : own;
     const file = join(outDir, r.out);
-    mkdirSync(join(file, '..'), { recursive: true });
+    folderOf(file);
     writeFileSync(file, body);
     pages++;
     bytes += body.length;
@@ -200,10 +204,28 @@ export async function renderStatics(serverDir: string, recipe: PagesRecipe, outD
   return { pages, bytes };
 }
 
+/** Makes the folder of each file written, remembering those made: a page's own folder is one mkdir, without the recursive walk over its parents. */
+function folders(): (file: string) => void {
+  const made = new Set<string>();
+  return (file) => {
+    const dir = dirname(file);
+    if (made.has(dir)) return;
+    if (!made.has(dirname(dir))) mkdirSync(dirname(dir), { recursive: true });
+    made.add(dirname(dir));
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    made.add(dir);
+  };
+}
+
 /** Renders the share `job.worker` of `job.workers` of every route's paths from its `from`, and writes the pages. */
 export async function renderShare(job: RenderJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
-  manifest ??= await loadManifest(job.serverDir, job.manifest);
+  await useManifest(job.serverDir, job.manifest);
+  const folderOf = folders();
   let pages = 0;
   let bytes = 0;
   for (const route of job.routes) {
@@ -214,7 +236,7 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
       const p = paths[i]!;
       const file = join(job.outDir, outFileOf(mod.url, p.params));
       const html = withChrome(await render(mod, p), chrome);
-      mkdirSync(join(file, '..'), { recursive: true });
+      folderOf(file);
       writeFileSync(file, html);
       pages++;
       bytes += html.length;
