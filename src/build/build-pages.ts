@@ -21,6 +21,26 @@ async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   return { files, bytes };
 }
 
+/**
+ * One Astro build at a time in a project: each writes the project's `.astro/` (content.d.ts,
+ * content-assets.mjs, content-modules.mjs, which its Vite build then reads) and
+ * `node_modules/.astro/data-store.json` in place, so a second build at once (two test
+ * runs, a test run beside `npm run build`) could read a half-written file. A lock folder
+ * in `.cache/` (proper-lockfile: stale after 30 s without its holder's refresh, so a
+ * killed build does not block the next) makes the second wait.
+ */
+async function astroLock(root: string): Promise<() => Promise<void>> {
+  const { lock } = await import('proper-lockfile');
+  return lock(root, {
+    lockfilePath: join(root, '.cache', 'astro-build.lock'),
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: 1200, minTimeout: 250, maxTimeout: 500 },
+    // A holder whose refresh came late (a busy event loop) goes on: at worst two builds overlap, as without the lock.
+    onCompromised: () => {},
+  });
+}
+
 /** `EVI_PAGES_COMPILE=1`: compile the pages even when the cache holds them (and store the result again). */
 export const FORCE_COMPILE_ENV = 'EVI_PAGES_COMPILE';
 
@@ -82,13 +102,18 @@ export async function buildPages(opts: PagesOptions): Promise<{ files: number; b
     } else {
       // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
       const { build } = await import('astro');
-      await build({
-        root: opts.root,
-        outDir: inside,
-        site: opts.siteUrl,
-        logLevel: verbose ? 'info' : 'warn',
-        integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
-      });
+      const release = await astroLock(opts.root);
+      try {
+        await build({
+          root: opts.root,
+          outDir: inside,
+          site: opts.siteUrl,
+          logLevel: verbose ? 'info' : 'warn',
+          integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
+        });
+      } finally {
+        await release();
+      }
       log(`pages: astro build ${((performance.now() - t0) / 1000).toFixed(1)} s wall${entry ? ' (compiled pages not in the cache)' : ''}`);
     }
     if (workers > 0) {
