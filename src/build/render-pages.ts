@@ -6,8 +6,10 @@
  * pipeline renders the first page of each such route (`astroRenders` in
  * src/components/site-data.ts) and every other page; the workers start once Astro's
  * build has returned, from its compiled modules kept aside (integration.ts), so that
- * the compiler's memory is free by then. Same components, same bytes (each worker checks
- * itself against Astro's page).
+ * the compiler's memory is free by then. Same components, same bytes (the route's
+ * first page rendered by the container is checked against Astro's, render-share.ts
+ * `makeRecipe`). On a cache hit (pages-cache.ts) Astro does not run: the workers render
+ * every page of these routes, from the cached modules, with the additions recorded then.
  */
 import { Worker } from 'node:worker_threads';
 import { renderShare } from './render-share.ts';
