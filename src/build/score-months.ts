@@ -12,6 +12,7 @@
  * memory) or with one worker, everything is scored here. The same function scores a
  * past month either way.
  */
+import { existsSync } from 'node:fs';
 import type { MonthAggregate } from '../core/aggregate.ts';
 import type { Company, Registry } from '../core/registry.ts';
 import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
@@ -79,9 +80,10 @@ export async function* scoreMonths(
   };
   const jobs: ScoreJob[] = [];
   for (let i = 0; i < last; i++) jobs.push({ entry: entryOf(i), source: data.aggregateSource(i) });
-  // Only months a worker can read itself go to the pool: an aggregate in this thread's
-  // memory (no cache) would be copied to it for less than it costs to score.
-  const onPool = jobs.map((j) => 'entry' in j.source);
+  // Only months to score whose aggregate a worker can read itself go to the pool: an
+  // aggregate in this thread's memory (no cache) would be copied to it for less than it
+  // costs to score, and a stored result is read here faster than a worker starts.
+  const onPool = jobs.map((j) => 'entry' in j.source && !(j.entry && existsSync(j.entry.path)));
   const n = onPool.filter(Boolean).length;
   const pool = workers > 1 && n > 1 ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, new URL('./score-worker.mjs', import.meta.url), { workerData: data.registry }) : null;
   try {
