@@ -12,7 +12,7 @@
  * memory) or with one worker, everything is scored here. The same function scores a
  * past month either way.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { MonthAggregate } from '../core/aggregate.ts';
 import type { Company, Registry } from '../core/registry.ts';
 import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
@@ -43,6 +43,14 @@ export interface ScoreJob {
   source: AggregateSource;
 }
 
+/**
+ * The scoring workers start only when the parsed months to score add up to this many
+ * bytes (their cache entries): about 3 months at reference scale (~10 MB each, ~0.3-0.4 s
+ * of CPU to read and score), where two workers gain more than their start costs; the
+ * sample data's months (~1 MB each) are scored in the build's thread.
+ */
+export const POOL_MIN_BYTES = 32 * 1048576;
+
 /** A scoring worker's heap cap: it holds one month's aggregate (~10 MB of JSON at reference scale) while it scores it. */
 const SCORE_WORKER_HEAP_MB = 1024;
 
@@ -71,6 +79,7 @@ export async function* scoreMonths(
   cacheDir: string | null,
   warn: (line: string) => void = () => {},
   workers: number = defaultWorkers(),
+  poolMinBytes: number = POOL_MIN_BYTES,
 ): AsyncGenerator<Scored> {
   const last = data.months.length - 1;
   const regHash = cacheDir ? registryHash(data.registry) : '';
@@ -85,7 +94,10 @@ export async function* scoreMonths(
   // costs to score, and a stored result is read here faster than a worker starts.
   const onPool = jobs.map((j) => 'entry' in j.source && !(j.entry && existsSync(j.entry.path)));
   const n = onPool.filter(Boolean).length;
-  const pool = workers > 1 && n > 1 ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, new URL('./score-worker.mjs', import.meta.url), { workerData: data.registry }) : null;
+  // Worth the workers' start (~0.3-0.5 s of CPU each) only for enough work: the parsed
+  // entries to read and score, by size.
+  const bytes = jobs.reduce((sum, j, i) => sum + (onPool[i] && 'entry' in j.source ? statSync(j.source.entry.path, { throwIfNoEntry: false })?.size ?? 0 : 0), 0);
+  const pool = workers > 1 && n > 1 && bytes >= poolMinBytes ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, new URL('./score-worker.mjs', import.meta.url), { workerData: data.registry }) : null;
   try {
     const pending = jobs.map((job, i) => (pool && onPool[i] ? pool.run(job) : null));
     pending.forEach((p) => p?.catch(() => {})); // each is awaited below, in order
