@@ -45,9 +45,10 @@ export interface ScoreJob {
 
 /**
  * The scoring workers start only when the parsed months to score add up to this many
- * bytes (their cache entries): about 3 months at reference scale (~10 MB each, ~0.3-0.4 s
- * of CPU to read and score), where two workers gain more than their start costs; the
- * sample data's months (~1 MB each) are scored in the build's thread.
+ * bytes (their cache entries): more than three months at reference scale (~10 MB each,
+ * ~0.3-0.4 s of CPU to read and score), where two workers gain more than their start costs;
+ * a 4-month build's three past months and the sample data's (~1 MB each) are scored in
+ * the build's thread.
  */
 export const POOL_MIN_BYTES = 32 * 1048576;
 
