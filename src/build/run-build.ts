@@ -65,7 +65,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
-    for await (const { result, stats, cached } of scoreMonths(data, pools, opts.cacheDir, log)) {
+    for await (const { result, stats, cached } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
       results.push(result);
       if (cached) scoredFromCache++;
       builder.add(result, stats);
