@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { compareKeys } from '../core/text.ts';
 import { companyViews, searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { currentCompanyAnswer } from '../api/index.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
@@ -20,7 +21,7 @@ import { ShardFiles } from './month-files.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
-import { writeStaticFiles } from './static-files.ts';
+import { companyStaticFiles, writeStaticFiles } from './static-files.ts';
 import { JsonWriter } from './write-json.ts';
 
 export interface SiteParts {
@@ -54,15 +55,19 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   const lines: string[] = [];
   const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
   const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
+  // The static answers: the company family's from each view as it is made, the rest below.
+  const api = new JsonWriter(json);
+  const companyAnswers = companyStaticFiles(api, meta);
   for (const v of companyViews(input, meta)) {
     views.write(viewPaths.company(v.slug).slice('views/'.length), v);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
+    companyAnswers(v);
     // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
-    for (const code of Object.keys(v.profiles).sort(compareKeys)) lines.push(JSON.stringify({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) }));
+    for (const code of Object.keys(v.profiles).sort(compareKeys)) lines.push(JSON.stringify(currentCompanyAnswer(meta, v, code)));
     asPast?.add(v);
   }
-  log(`  ${slugs.length.toLocaleString('en-US')} current company views`);
+  log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
   // Compressed on the thread pool while the rest is written.
   const profiles = profilesGz(lines);
   lines.length = 0; // profilesGz took their text before its first await
@@ -95,10 +100,9 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   // current month's leaderboards among them), OpenAPI, host files.
   // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
   await Promise.race([boardsReady, months]);
-  const api = new JsonWriter(json);
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
-  await writeStaticFiles(api, json, meta, slugs);
+  await writeStaticFiles(api, json, meta);
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
   const done = await months;
