@@ -352,10 +352,13 @@ export function permanentPath(month: string, canon: Canonical): string {
  * forms keep the release's date (data-and-rules §4).
  */
 export function answerBody(meta: MetaView, month: string, canon: Canonical, body: unknown, permanent: boolean): Record<string, unknown> {
-  const withLink = { ...(body as Record<string, unknown>), permalink: `${siteUrls(meta.siteUrl).origin}${permanentPath(month, canon)}` };
+  const withLink = { ...(body as Record<string, unknown>), permalink: permalinkOf(meta, month, canon) };
   const date = permanent ? meta.released?.[month] : undefined;
   return date ? freeze(withLink, date) : withLink;
 }
+
+/** An answer's `permalink`: the absolute URL of its permanent copy. */
+export const permalinkOf = (meta: MetaView, month: string, canon: Canonical): string => `${siteUrls(meta.siteUrl).origin}${permanentPath(month, canon)}`;
 
 /** The month-addressed form of GET /company/{slug}?country={code}. */
 export const companyCanon = (slug: string, country: string | undefined): Canonical => ({ below: `/company/${slug}`, query: { country } });

@@ -3,15 +3,15 @@
  * meanwhile: at reference scale an incremental build writes ~21,000 small files (the
  * current company views and their static answers) and links ~26,000 cached ones, each an
  * open/write/close or link system call (~30-50 µs of the build's thread each when made
- * there). The build's thread hands them over in batches (one message per batch; a text is
- * encoded to UTF-8 by the worker) and `flush()` waits until every one is on disk: the
+ * there). The build's thread hands them over in batches (one message per batch, the bytes
+ * of a file made for it transferred, not copied) and `flush()` waits until every one is on disk: the
  * build calls it before anything reads the files back (the static answers, the pages, the
  * swap). Folders are made by the caller (JsonWriter, once per folder) before a file in
  * them is queued.
  */
 import { Worker } from 'node:worker_threads';
 
-type Op = [file: string, content: string | Uint8Array | null, source?: string];
+type Op = [file: string, content: Uint8Array | null, source?: string];
 
 /** Operations per message: few enough that the worker starts early, many enough that a message costs little per file. */
 const BATCH = 256;
@@ -21,6 +21,7 @@ const MAX_BACKLOG = 64 * 1024 * 1024;
 export class FileQueue {
   readonly #worker = new Worker(new URL('./file-worker.mjs', import.meta.url));
   #batch: Op[] = [];
+  #transfer: ArrayBuffer[] = [];
   #batchBytes = 0;
   /** Batches sent and not yet answered: id -> bytes. */
   readonly #pending = new Map<number, number>();
@@ -42,9 +43,13 @@ export class FileQueue {
     this.#worker.on('exit', (code) => this.#fail(new Error(`the file worker stopped (exit code ${code})`)));
   }
 
-  /** Writes `content` (UTF-8 for a string, `bytes` long) to `file`. */
-  write(file: string, content: string | Uint8Array, bytes: number): void {
-    this.#push([file, content], bytes);
+  /**
+   * Writes `content` to `file`. `own`: its buffer holds nothing else and is not used again
+   * (`TextEncoder.encode`'s), so it is moved to the worker instead of copied.
+   */
+  write(file: string, content: Uint8Array, own = false): void {
+    if (own) this.#transfer.push(content.buffer as ArrayBuffer);
+    this.#push([file, content], content.byteLength);
   }
 
   /** Puts a hard link to `source` at `file` (a copy across file systems). */
@@ -81,8 +86,9 @@ export class FileQueue {
     const id = this.#next++;
     this.#pending.set(id, this.#batchBytes);
     this.#queuedBytes += this.#batchBytes;
-    this.#worker.postMessage({ id, ops: this.#batch });
+    this.#worker.postMessage({ id, ops: this.#batch }, this.#transfer);
     this.#batch = [];
+    this.#transfer = [];
     this.#batchBytes = 0;
   }
 

@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 
 parentPort.on('message', ({ id, ops }) => {
   try {
-    // op: [file, text or bytes] writes the file; [file, null, source] links (or copies) source there.
+    // op: [file, bytes] writes the file; [file, null, source] links (or copies) source there.
     for (const [file, content, source] of ops) {
       if (content !== null) {
         writeFileSync(file, content);

@@ -2,15 +2,16 @@
  * The static default files (endpoint table, `static` forms): each one is the handler's
  * own answer to its request, so a static host and the function serve the same bytes for
  * the same URL. The company family (one file per company, 10,000 at reference scale) is
- * shaped from the current views as the build makes them, by the handler's own functions
- * (`currentCompanyAnswer`); every other file is the handler's answer to its request, read
- * from the views just written. test/static-answers.test.ts checks every file against the
- * handler's answer to its URL.
+ * made from the current views as the build makes them, with the handler's own functions
+ * (`permalinkOf`, `companyCanon`, `currentCompanyAnswer`); every other file is the
+ * handler's answer to its request, read from the views just written.
+ * test/static-answers.test.ts checks every file against the handler's answer to its URL.
  */
-import { createHandler, currentCompanyAnswer } from '../api/index.ts';
+import { companyCanon, createHandler, currentCompanyAnswer, permalinkOf } from '../api/index.ts';
 import { ALL_ENDPOINTS, MONTH_SCOPE, deploymentOf, staticFiles, staticForm, type Endpoint } from '../api/endpoints.ts';
+import { compareKeys } from '../core/text.ts';
 import { fillPath } from '../core/urls.ts';
-import type { CompanyView, MetaView } from '../core/views/layout.ts';
+import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import { FsStore } from '../adapters/node/fs-store.ts';
 import type { JsonWriter } from './write-json.ts';
 
@@ -18,22 +19,68 @@ import type { JsonWriter } from './write-json.ts';
 const isCompanyFamily = (e: Endpoint) => (e.handler ?? e.id) === 'getCompany';
 
 /**
- * Writes the company family's static files of each current company view it is given (none
- * for a company without a profile: the function answers 404 there). Without a request per
- * company, the handler's file read and parse, or a Response: ~0.3 ms of CPU per company.
+ * `{ ...profile, permalink }` as JSON.stringify writes it (the profile's keys in order, then
+ * `permalink`), from the profile's own JSON text: the answer's text without stringifying
+ * the profile again. (A profile has keys, none of them `permalink`: CompanyProfileSchema.)
  */
-export function companyStaticFiles(out: JsonWriter, meta: MetaView): (view: CompanyView) => void {
-  const target = deploymentOf(meta.index);
-  const forms = ALL_ENDPOINTS.flatMap((e) => {
-    const form = isCompanyFamily(e) ? staticForm(e, target) : null;
-    return form?.from === 'handler' ? [{ file: form.file, permanent: e.path.startsWith(MONTH_SCOPE) }] : [];
-  });
-  return (view) => {
-    for (const { file, permanent } of forms) {
-      const body = currentCompanyAnswer(meta, view, null, permanent);
-      if (body) out.writeText(fillPath(file, { slug: view.slug, month: meta.month }), JSON.stringify(body));
+const withPermalink = (profile: string, permalink: string) => `${profile.slice(0, -1)},"permalink":${JSON.stringify(permalink)}}`;
+
+/**
+ * Writes each current company view (views/company/{slug}.json) and the company family's
+ * static files, and gives the view's lines of the profiles download: the bodies of
+ * GET /company/{slug}?country={code}, in country code order. Each profile is stringified
+ * once; the view's text and the answers' are made from those texts, the same bytes as
+ * JSON.stringify of the view and of the handler's answer (currentCompanyAnswer; checked
+ * file by file by test/static-answers.test.ts and test/downloads.test.ts). No request per
+ * company, no file read back and parsed, no Response. A company without a profile has no
+ * static file: the function answers 404 there.
+ */
+export class CurrentCompanyFiles {
+  readonly #forms: { file: string; permanent: boolean }[];
+
+  constructor(
+    private readonly views: JsonWriter,
+    private readonly api: JsonWriter,
+    private readonly meta: MetaView,
+  ) {
+    const target = deploymentOf(meta.index);
+    this.#forms = ALL_ENDPOINTS.flatMap((e) => {
+      const form = isCompanyFamily(e) ? staticForm(e, target) : null;
+      return form?.from === 'handler' ? [{ file: form.file, permanent: e.path.startsWith(MONTH_SCOPE) }] : [];
+    });
+  }
+
+  add(view: CompanyView): string[] {
+    const { meta } = this;
+    const codes = Object.keys(view.profiles);
+    const texts = new Map(codes.map((code) => [code, JSON.stringify(view.profiles[code])]));
+    this.views.writeText(viewPaths.company(view.slug).slice('views/'.length), viewText(view, codes, texts));
+    for (const { file, permanent } of this.#forms) {
+      const path = fillPath(file, { slug: view.slug, month: meta.month });
+      if (permanent) {
+        // A static host's month-addressed copy (its lastUpdated frozen): the handler's functions as they are.
+        const body = currentCompanyAnswer(meta, view, null, true);
+        if (body) this.api.writeText(path, JSON.stringify(body));
+      } else if (view.defaultCountry !== null && texts.has(view.defaultCountry)) {
+        this.api.writeText(path, withPermalink(texts.get(view.defaultCountry)!, permalinkOf(meta, meta.month, companyCanon(view.slug, undefined))));
+      }
     }
-  };
+    return codes.sort(compareKeys).map((code) => withPermalink(texts.get(code)!, permalinkOf(meta, meta.month, companyCanon(view.slug, code))));
+  }
+}
+
+/**
+ * JSON.stringify(view) from its profiles' texts: the view with `profiles` set to 0,
+ * stringified, and that 0 replaced by the profiles object's text (its keys in `codes`,
+ * their order). Where `"profiles":0` is not found once (it cannot be but as that key), the
+ * view is stringified whole.
+ */
+function viewText(view: CompanyView, codes: string[], texts: Map<string, string>): string {
+  const shell = JSON.stringify({ ...view, profiles: 0 });
+  const at = shell.indexOf('"profiles":0');
+  if (at < 0 || shell.indexOf('"profiles":0', at + 1) >= 0) return JSON.stringify(view);
+  const profiles = `{${codes.map((code) => `${JSON.stringify(code)}:${texts.get(code)!}`).join(',')}}`;
+  return `${shell.slice(0, at)}"profiles":${profiles}${shell.slice(at + '"profiles":0'.length)}`;
 }
 
 /** Writes every other static file (not the company family's): the handler's answer to each, from the views under `root`. */

@@ -2,6 +2,8 @@ import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FileQueue } from './file-queue.ts';
 
+const utf8 = new TextEncoder();
+
 /**
  * Writes files under one folder, counting files and bytes. The only writer of the JSON tree.
  * Synchronous on purpose: for tens of thousands of small files, writeFileSync ran twice as
@@ -27,10 +29,11 @@ export class JsonWriter {
 
   writeText(path: string, text: string): void {
     if (!this.queue) return this.writeBytes(path, Buffer.from(text));
-    const bytes = Buffer.byteLength(text);
+    // Bytes of their own, moved to the queue's worker without a copy.
+    const bytes = utf8.encode(text);
     this.files++;
-    this.bytes += bytes;
-    this.queue.write(this.#target(path), text, bytes);
+    this.bytes += bytes.byteLength;
+    this.queue.write(this.#target(path), bytes, true);
   }
 
   /**
@@ -65,7 +68,7 @@ export class JsonWriter {
     const full = this.#target(path);
     this.files++;
     this.bytes += buf.length;
-    if (this.queue) this.queue.write(full, buf, buf.length);
+    if (this.queue) this.queue.write(full, buf);
     else writeFileSync(full, buf);
   }
 

@@ -5,9 +5,7 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import { compareKeys } from '../core/text.ts';
 import { companyViews, searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
-import { currentCompanyAnswer } from '../api/index.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
@@ -21,7 +19,7 @@ import { ShardFiles } from './month-files.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
-import { companyStaticFiles, writeStaticFiles } from './static-files.ts';
+import { CurrentCompanyFiles, writeStaticFiles } from './static-files.ts';
 import { FileQueue } from './file-queue.ts';
 import { JsonWriter } from './write-json.ts';
 
@@ -74,14 +72,12 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
   // The static answers: the company family's from each view as it is made, the rest below.
   const api = new JsonWriter(json, queue);
-  const companyAnswers = companyStaticFiles(api, meta);
+  const current = new CurrentCompanyFiles(views, api, meta);
   for (const v of companyViews(input, meta)) {
-    views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+    // The view, its static answers and its lines of the profiles download.
+    for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
-    companyAnswers(v);
-    // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
-    for (const code of Object.keys(v.profiles).sort(compareKeys)) profiles.add(JSON.stringify(currentCompanyAnswer(meta, v, code)));
     asPast?.add(v);
     await queue.drained();
   }
