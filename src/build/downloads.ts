@@ -120,7 +120,7 @@ const PROFILES_CHUNK = 1 << 20;
  * the profiles are made (`add`: each profile's JSON, one line), so that neither the
  * compression (level 9: ~1.8 s of CPU at reference scale) nor one 80 MB string of every
  * line sits on the build's thread. The bytes are gzipSync's of the whole text: deflate's
- * output does not depend on how its input is cut (test/downloads.test.ts checks it).
+ * output does not depend on how its input is cut (src/build/profiles-gzip.test.ts checks it).
  */
 export class ProfilesGzip {
   readonly #zip = createGzip({ level: 9 });

@@ -15,7 +15,7 @@ type Op = [file: string, content: Uint8Array | null, source?: string];
 
 /** Operations per message: few enough that the worker starts early, many enough that a message costs little per file. */
 const BATCH = 256;
-/** Bytes handed over and not yet written above which `backlog()` asks the caller to wait (bounds the memory the queue holds). */
+/** Bytes handed over and not yet written above which `drained()` makes the caller wait (bounds the memory the queue holds). */
 const MAX_BACKLOG = 64 * 1024 * 1024;
 
 export class FileQueue {
