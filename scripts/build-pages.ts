@@ -3,8 +3,9 @@
  * into a new folder, for timing and profiling that step apart from the rest of the
  * build, or for seeing a change to the components without building the data again.
  *   npx tsx scripts/build-pages.ts <build folder with views/> <output folder>
- * SITE_URL as for the build; EVI_PAGE_WORKERS as for the build (0: Astro renders every
- * page). The output folder is replaced; it gets the pages only, not the JSON tree.
+ * SITE_URL, EVI_CACHE_DIR (the compiled pages are kept there; "off": Astro compiles every
+ * time), EVI_PAGES_COMPILE=1 and EVI_PAGE_WORKERS (0: Astro renders every page) as for the
+ * build. The output folder is replaced; it gets the pages only, not the JSON tree.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,15 +19,16 @@ if (!from || !out) {
 }
 const root = resolve(import.meta.dirname, '..');
 const siteUrl = (process.env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, '');
+const cache = process.env.EVI_CACHE_DIR ?? '.cache/months';
 const empty = await mkdtemp(join(tmpdir(), 'evi-pages-'));
 await rm(resolve(out), { recursive: true, force: true });
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 try {
-  const pages = await buildPages({ root, outDir: resolve(out), viewsDir: join(resolve(from), 'views'), jsonDir: empty, siteUrl });
+  const pages = await buildPages({ root, outDir: resolve(out), viewsDir: join(resolve(from), 'views'), jsonDir: empty, siteUrl, cacheDir: cache === 'off' ? null : resolve(cache), log: (l) => console.error(l) });
   const cpu = process.cpuUsage(cpu0);
   console.error(
-    `pages step: ${pages.files} files, ${(pages.bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s wall, ` +
+    `pages step (${pages.compiled ? 'compiled' : 'compiled pages from the cache'}): ${pages.files} files, ${(pages.bytes / 2 ** 20).toFixed(1)} MiB in ${((performance.now() - t0) / 1000).toFixed(1)} s wall, ` +
       `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (all threads)`,
   );
 } finally {

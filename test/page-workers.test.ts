@@ -3,49 +3,105 @@
  * the shared sample build (profiles and leaderboards rendered by the workers, the
  * default) against the pages step alone over the same views with `EVI_PAGE_WORKERS=0`
  * (every page through Astro's pipeline), every page compared byte for byte.
+ *
+ * The compiled pages kept in the build cache (src/build/pages-cache.ts): the pages step
+ * run twice over the same views with one cache folder compiles once, then renders every
+ * file from the cached modules, the same bytes; another site origin, or a component
+ * changed, is a miss.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pagesInputsKey } from '../src/build/pages-cache.ts';
+import { WORKER_ROUTES } from '../src/build/render-pages.ts';
 import { ROOT, SITE_URL, buildSite } from './lib/build-once.ts';
 
 let dist: string;
-const astroOnly = join(ROOT, '.cache', `pages-astro-only-${process.pid}`);
+const scratch = join(ROOT, '.cache', `pages-test-${process.pid}`);
+const astroOnly = join(scratch, 'astro-only');
+const cache = join(scratch, 'cache');
+const logs: Record<string, string> = {};
 
-function htmlFiles(dir: string): string[] {
+function files(dir: string, ext = ''): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.html'))
+    .filter((e) => e.isFile() && e.name.endsWith(ext))
     .map((e) => relative(dir, join(e.parentPath, e.name)))
     .sort();
 }
 
-function pagesStep(from: string, out: string, env: NodeJS.ProcessEnv): Promise<void> {
+function pagesStep(from: string, out: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-pages.ts', from, out], { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
     child.stderr.on('data', (b: Buffer) => (log += b));
     child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`pages step failed (exit ${code}):\n${log.slice(-4000)}`))));
+    child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`pages step failed (exit ${code}):\n${log.slice(-4000)}`))));
   });
 }
 
 beforeAll(async () => {
   dist = await buildSite();
-  await pagesStep(dist, astroOnly, { EVI_PAGE_WORKERS: '0' });
+  mkdirSync(scratch, { recursive: true });
+  await pagesStep(dist, astroOnly, { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' });
+  logs.miss = await pagesStep(dist, join(scratch, 'miss'), { EVI_CACHE_DIR: cache });
+  logs.hit = await pagesStep(dist, join(scratch, 'hit'), { EVI_CACHE_DIR: cache });
 }, 600_000);
 
-afterAll(() => rmSync(astroOnly, { recursive: true, force: true }));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('page workers', () => {
   it('write every page byte for byte as Astro renders it alone', () => {
-    const built = htmlFiles(dist);
-    expect(htmlFiles(astroOnly)).toEqual(built);
+    const built = files(dist, '.html');
+    expect(files(astroOnly, '.html')).toEqual(built);
     const profiles = built.filter((p) => p.startsWith('company/'));
     const boards = built.filter((p) => p.startsWith('leaderboards/'));
     expect(profiles.length).toBe(readdirSync(join(dist, 'views/company')).length);
     expect(boards.length).toBeGreaterThan(100);
     const differ = built.filter((p) => !readFileSync(join(dist, p)).equals(readFileSync(join(astroOnly, p))));
     expect(differ).toEqual([]);
+  });
+});
+
+describe('compiled pages in the build cache', () => {
+  it('a hit skips the compile and writes every file of the pages step as a compile does', () => {
+    expect(logs.miss).toMatch(/pages step \(compiled\)/);
+    expect(logs.hit).toMatch(/pages step \(compiled pages from the cache\)/);
+    expect(logs.hit).not.toMatch(/astro build/);
+    const all = files(astroOnly);
+    // Every output of the step: pages, endpoints, 404, client assets, public files.
+    for (const f of ['index.html', '404.html', 'search/index.html', 'api-docs/index.html', 'llms.txt', 'llms-full.txt', 'robots.txt', 'sitemap.xml', 'favicon.ico']) expect(all).toContain(f);
+    expect(all.some((f) => f.startsWith('_astro/') && f.endsWith('.css'))).toBe(true);
+    for (const out of ['miss', 'hit']) {
+      const dir = join(scratch, out);
+      expect(files(dir)).toEqual(all);
+      expect(all.filter((f) => !readFileSync(join(dir, f)).equals(readFileSync(join(astroOnly, f))))).toEqual([]);
+    }
+  });
+
+  it('another site origin is a miss', async () => {
+    const log = await pagesStep(dist, join(scratch, 'other-site'), { EVI_CACHE_DIR: cache, SITE_URL: 'https://evi.example' });
+    expect(log).toMatch(/pages step \(compiled\)/);
+    expect(readdirSync(cache).filter((e) => e.startsWith('pages-'))).toHaveLength(2);
+  }, 300_000);
+
+  it("the entry's key changes with a component's bytes, the site origin and the project folder, and only with them", () => {
+    const copy = mkdtempSync(join(tmpdir(), 'evi-pages-key-'));
+    try {
+      for (const f of ['src', 'public', 'astro.config.mjs', 'tsconfig.json', 'package-lock.json']) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+      const key = (root = copy, site = SITE_URL) => pagesInputsKey(root, site, WORKER_ROUTES);
+      const before = key();
+      expect(key()).toBe(before);
+      expect(key(copy, 'https://evi.example')).not.toBe(before);
+      expect(pagesInputsKey(ROOT, SITE_URL, WORKER_ROUTES)).not.toBe(before);
+      writeFileSync(join(copy, 'README.md'), 'not read by the compile');
+      expect(key()).toBe(before);
+      const bars = join(copy, 'src/components/Bars.astro');
+      writeFileSync(bars, readFileSync(bars, 'utf8').replace('class="bars"', 'class="bars2"'));
+      expect(key()).not.toBe(before);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import type { CompanyProfile, SearchResponse } from '../core/schemas/responses.t
 import { searchCompanies } from '../core/search/index.ts';
 import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
-import type { BoardView, CompanyView, CountryRef, IndustryRef } from '../core/views/layout.ts';
+import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView } from '../core/views/layout.ts';
 import type { BoardRows } from '../core/views/board-rows.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
@@ -84,26 +84,13 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     return pending;
   }
 
-  /**
-   * `cached` for month-dependent answers. At a month-addressed path the answer is the
-   * permanent copy: its `lastUpdated` (and its profiles') is the month's first publication
-   * date from the release ledger, so the bytes stay the same from one release to the next;
-   * the current forms keep the release's date (data-and-rules §4).
-   */
+  /** `cached` for month-dependent answers: the body is {@link answerBody}'s (a permalink; frozen at a month-addressed path). */
   async function cachedFor(c: Context, key: string, canon: Canonical, make: () => unknown | Promise<unknown>): Promise<Entity> {
     const cat = await views.catalog();
     const month = askedMonth.get(c) ?? cat.meta.month;
-    // The permanent copy of this answer, from the resolved parameters: the same for every spelling of the request.
-    const path = `${API_PREFIX}${fillPath(MONTH_SCOPE, { month })}${canon.below}${queryString(canon.query)}`;
-    canonicalOf.set(c, path);
-    const permalink = `${siteUrls(cat.meta.siteUrl).origin}${path}`;
-    const withLink = async () => ({ ...((await make()) as Record<string, unknown>), permalink });
-    if (c.req.param('month') === undefined) return cached(key, withLink);
-    return cached(`permanent|${key}`, async () => {
-      const body = await withLink();
-      const date = cat.meta.released?.[month];
-      return date ? freeze(body, date) : body;
-    });
+    canonicalOf.set(c, permanentPath(month, canon));
+    const permanent = c.req.param('month') !== undefined;
+    return cached(permanent ? `permanent|${key}` : key, async () => answerBody(cat.meta, month, canon, await make(), permanent));
   }
 
   /** One handler per entry of the endpoint table: the body; the route adds the headers of its cache policy. */
@@ -138,7 +125,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const country = params.country === undefined ? null : queryCountry(cat, params.country);
       const month = monthOf(cat, c, params.month);
       const slug = c.req.param('slug')!.trim().toLowerCase();
-      return cachedFor(c, `company|${month}|${slug}|${country?.code ?? ''}`, { below: `/company/${slug}`, query: { country: country?.code } }, async () => {
+      return cachedFor(c, `company|${month}|${slug}|${country?.code ?? ''}`, companyCanon(slug, country?.code), async () => {
         const view = await companyView(cat, month, slug);
         if (!view) {
           const suggestions = await closeSlugs(slug);
@@ -347,9 +334,45 @@ const askedMonth = new WeakMap<Context, string>();
 const canonicalOf = new WeakMap<Context, string>();
 
 /** The month-addressed form of a request: the path below the month, and the resolved parameters that differ from their defaults. */
-interface Canonical {
+export interface Canonical {
   below: string;
   query: QueryValues;
+}
+
+/** The root-relative path of an answer's permanent copy (its `permalink` on the origin, its Link rel=canonical): the same for every spelling of the request. */
+export function permanentPath(month: string, canon: Canonical): string {
+  return `${API_PREFIX}${fillPath(MONTH_SCOPE, { month })}${canon.below}${queryString(canon.query)}`;
+}
+
+/**
+ * A month-dependent answer's body as the handler serves it: the shaped `body` with its
+ * `permalink`. At a month-addressed path (`permanent`) the answer is the permanent copy:
+ * its `lastUpdated` (and its profiles') is the month's first publication date from the
+ * release ledger, so the bytes stay the same from one release to the next; the current
+ * forms keep the release's date (data-and-rules §4).
+ */
+export function answerBody(meta: MetaView, month: string, canon: Canonical, body: unknown, permanent: boolean): Record<string, unknown> {
+  const withLink = { ...(body as Record<string, unknown>), permalink: permalinkOf(meta, month, canon) };
+  const date = permanent ? meta.released?.[month] : undefined;
+  return date ? freeze(withLink, date) : withLink;
+}
+
+/** An answer's `permalink`: the absolute URL of its permanent copy. */
+export const permalinkOf = (meta: MetaView, month: string, canon: Canonical): string => `${siteUrls(meta.siteUrl).origin}${permanentPath(month, canon)}`;
+
+/** The month-addressed form of GET /company/{slug}?country={code}. */
+export const companyCanon = (slug: string, country: string | undefined): Canonical => ({ below: `/company/${slug}`, query: { country } });
+
+/**
+ * The body of GET /company/{slug}?country={code} (`country` null: no parameter) in the
+ * current month, from the company's current view: what the handler answers, shaped by the
+ * same functions, for the build to write without a request per company (the static files,
+ * the profiles download). Null where the handler answers 404 (no profile to pick).
+ * `permanent`: the month-addressed form's body (`/months/{month}/company/{slug}`).
+ */
+export function currentCompanyAnswer(meta: MetaView, view: CompanyView, country: string | null, permanent = false): Record<string, unknown> | null {
+  const picked = selectProfile(view, country);
+  return isProfileMiss(picked) ? null : answerBody(meta, meta.month, companyCanon(view.slug, country ?? undefined), picked, permanent);
 }
 
 /** data-and-rules §4: an unknown country in a query parameter is a 400. */

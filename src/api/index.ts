@@ -24,7 +24,7 @@ export function createHandler(store: ViewStore, options: HandlerOptions = {}): H
 
 export { createApi, errorAnswer, rateLimitedResponse, requestLogLine, toResponse } from './service.ts';
 export type { Answer, Api, ApiOptions, ApiRequest, ClientEnv, RequestLogEntry } from './service.ts';
-export { OPENAPI_PATH } from './app.ts';
+export { OPENAPI_PATH, companyCanon, currentCompanyAnswer, permalinkOf } from './app.ts';
 /** Paths the handler answers outside `/api` (the HTML search results page), for adapters routing requests. */
 export { isSearchPage } from '../core/urls.ts';
 export { primeSearch } from '../core/search/prime.ts';

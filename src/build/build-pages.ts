@@ -1,9 +1,13 @@
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { build } from 'astro';
+import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
+import { pagesEntry } from './caches.ts';
 import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
+import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
+import type { PagesRecipe } from './pages-cache.ts';
 import { IN_WORKERS_ENV, WORKER_ROUTES, pageWorkers, renderInWorkers } from './render-pages.ts';
+import { makeRecipe, renderStatics } from './render-share.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -18,47 +22,124 @@ async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
 }
 
 /**
- * Runs Astro over `src/pages` into `outDir`, then the page workers (render-pages.ts) for
- * the profiles and leaderboards unless `EVI_PAGE_WORKERS=0`; pages read the views from
- * `viewsDir`. The JSON tree in `jsonDir` (views, static API answers, host files, written
- * beforehand by the build's JsonWriter) then joins the pages, one rename per top-level
- * entry instead of one Astro route per file. Returns what the pages step itself wrote.
+ * One Astro build at a time in a project: each writes the project's `.astro/` (content.d.ts,
+ * content-assets.mjs, content-modules.mjs, which its Vite build then reads) and
+ * `node_modules/.astro/data-store.json` in place, so a second build at once (two test
+ * runs, a test run beside `npm run build`) could read a half-written file. A lock folder
+ * in `.cache/` (proper-lockfile: stale after 30 s without its holder's refresh, so a
+ * killed build does not block the next) makes the second wait.
  */
-export async function buildPages(opts: { root: string; outDir: string; viewsDir: string; jsonDir: string; siteUrl: string }): Promise<{ files: number; bytes: number }> {
+async function astroLock(root: string): Promise<() => Promise<void>> {
+  const { lock } = await import('proper-lockfile');
+  return lock(root, {
+    lockfilePath: join(root, '.cache', 'astro-build.lock'),
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: 1200, minTimeout: 250, maxTimeout: 500 },
+    // A holder whose refresh came late (a busy event loop) goes on: at worst two builds overlap, as without the lock.
+    onCompromised: () => {},
+  });
+}
+
+/** `EVI_PAGES_COMPILE=1`: compile the pages even when the cache holds them (and store the result again). */
+export const FORCE_COMPILE_ENV = 'EVI_PAGES_COMPILE';
+
+export interface PagesOptions {
+  root: string;
+  outDir: string;
+  viewsDir: string;
+  jsonDir: string;
+  siteUrl: string;
+  /** The build cache (EVI_CACHE_DIR); null or absent: no cache, Astro compiles every time. */
+  cacheDir?: string | null;
+  log?: (line: string) => void;
+}
+
+/**
+ * The pages step. With the compiled pages in the build cache (pages-cache.ts; not with
+ * `EVI_PAGE_WORKERS=0`, nor `EVI_PAGES_COMPILE=1`): no Astro build; the cached modules,
+ * client assets and public files are restored and every route is rendered from the
+ * modules (render-share.ts). Otherwise Astro builds `src/pages` into `outDir`, then the
+ * page workers (render-pages.ts) render the profiles and leaderboards unless
+ * `EVI_PAGE_WORKERS=0`, and what Astro compiled is stored in the cache. Pages read the
+ * views from `viewsDir`. The JSON tree in `jsonDir` (views, static API answers, host
+ * files, written beforehand by the build's JsonWriter) then joins the pages, one rename
+ * per top-level entry instead of one Astro route per file. Returns what the pages step itself wrote.
+ */
+export async function buildPages(opts: PagesOptions): Promise<{ files: number; bytes: number; compiled: boolean }> {
+  const verbose = process.env.EVI_ASTRO_LOG === '1';
+  const log = opts.log ?? ((l: string) => verbose && console.error(l));
   process.env.EVI_VIEWS_DIR = opts.viewsDir;
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const workers = pageWorkers();
   process.env[IN_WORKERS_ENV] = workers > 0 ? '1' : '0';
   // Astro puts a build's server chunks in <cwd>/.astro/ when its outDir lies outside the
-  // project, where concurrent builds would share them: build inside, then move.
+  // project, where concurrent builds would share them: build inside, then move. The
+  // compiled modules stay inside the project too: they import Astro's runtime packages by name.
   const inside = join(opts.root, '.cache', `pages-${process.pid}`);
   const compiled = join(opts.root, '.cache', `pages-${process.pid}-compiled`);
   const clean = () => Promise.all([inside, compiled].map((d) => rm(d, { recursive: true, force: true })));
   await clean();
   await mkdir(join(opts.root, '.cache'), { recursive: true });
+  const entry = opts.cacheDir && workers > 0 ? pagesEntry(opts.cacheDir, pagesInputsKey(opts.root, opts.siteUrl, WORKER_ROUTES)) : null;
+  const hit = entry && process.env[FORCE_COMPILE_ENV] !== '1' ? await readCacheFolder(entry.path, entry.key, log) : null;
   try {
-    const a0 = performance.now();
-    await build({
-      root: opts.root,
-      outDir: inside,
-      site: opts.siteUrl,
-      logLevel: process.env.EVI_ASTRO_LOG === '1' ? 'info' : 'warn',
-      integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
-    });
-    if (process.env.EVI_ASTRO_LOG === '1') console.error(`astro build: ${((performance.now() - a0) / 1000).toFixed(1)} s wall`);
+    const t0 = performance.now();
+    let recipe: PagesRecipe | null = null;
+    if (hit) {
+      for (const f of hit.files) {
+        const to = f.path === RECIPE ? null : f.path.startsWith(`${SERVER}/`) ? join(compiled, f.path.slice(SERVER.length + 1)) : join(inside, f.path.slice(STATIC.length + 1));
+        if (to === null) recipe = JSON.parse(await readFile(f.file, 'utf8')) as PagesRecipe;
+        else {
+          await mkdir(dirname(to), { recursive: true });
+          await copyFile(f.file, to);
+        }
+      }
+      if (!recipe) throw new Error(`pages: cache entry ${entry!.path} has no recipe`);
+      process.env[IN_WORKERS_ENV] = '0';
+      const statics = await renderStatics(compiled, recipe, inside);
+      log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s wall`);
+    } else {
+      // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
+      const { build } = await import('astro');
+      const release = await astroLock(opts.root);
+      try {
+        await build({
+          root: opts.root,
+          outDir: inside,
+          site: opts.siteUrl,
+          logLevel: verbose ? 'info' : 'warn',
+          integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
+        });
+      } finally {
+        await release();
+      }
+      log(`pages: astro build ${((performance.now() - t0) / 1000).toFixed(1)} s wall${entry ? ' (compiled pages not in the cache)' : ''}`);
+    }
     if (workers > 0) {
-      const t0 = performance.now();
-      const done = await renderInWorkers({ serverDir: compiled, outDir: inside, routes: WORKER_ROUTES, workers });
+      let routes;
+      let manifest = recipe?.manifest ?? '';
+      if (hit) routes = recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 }));
+      else {
+        const made = await makeRecipe(compiled, inside, WORKER_ROUTES);
+        recipe = made.recipe;
+        if (entry && !recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
+        routes = made.workers.map((r) => ({ ...r, from: 1 }));
+        manifest = made.manifest;
+      }
+      const t1 = performance.now();
+      const done = await renderInWorkers({ serverDir: compiled, manifest, outDir: inside, routes, workers });
       const cpu = done.cpu.map((c) => (c === null ? '?' : c.toFixed(1))).join(' s, ');
-      if (process.env.EVI_ASTRO_LOG === '1') console.error(`page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t0) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu} s`);
+      log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu} s`);
     }
     // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
     for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
+    if (entry && !hit && recipe) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, recipe));
     // Counted before the JSON joins: the caller counts that itself.
     const pages = await sizeOf(inside);
     for (const name of (await readdir(opts.jsonDir)).sort()) await moveDir(join(opts.jsonDir, name), join(inside, name));
     await moveDir(inside, opts.outDir);
-    return pages;
+    return { ...pages, compiled: !hit };
   } finally {
     await clean();
   }

@@ -11,6 +11,7 @@
  * | scored month `scored-YYYY-MM-<key>.json` | the parsed month's key, the registry |
  * | a month's leaderboards and CSV `boards-YYYY-MM-<key>/` | that month's and the previous month's names and keys, the registry |
  * | past month's views `month-views-YYYY-MM-<key>/` | every month up to it, the registry, the site origin, the shard count |
+ * | compiled pages `pages-<key>/` | the files Astro's compile reads (src/, public/, astro.config.mjs, tsconfig.json, package-lock.json), the project folder, the site origin, Node's version (pages-cache.ts) |
  *
  * Folder entries are hard-linked into the output; the current month's scored result and
  * views are stored too, under the keys the next build (one month more) looks up.
@@ -79,4 +80,13 @@ const BOARDS_VERSION = 'evi-boards-2';
 export function boardsEntry(cacheDir: string, month: string, o: { regHash: string; contentKey: string; previous: { month: string; contentKey: string } | null }): CacheEntryRef {
   const key = sha256(BOARDS_VERSION, o.regHash, month, o.contentKey, o.previous ? `${o.previous.month}\n${o.previous.contentKey}` : '');
   return { path: join(cacheDir, `boards-${month}-${key.slice(0, 32)}`), key };
+}
+
+/** Bump whenever what the compiled-pages entry holds, or how a hit renders from it, changes. */
+export const PAGES_VERSION = 'evi-pages-1';
+
+/** The modules Astro compiled for the pages, its client assets and the recipe of every route (a folder entry; `inputsKey` from pages-cache.ts). */
+export function pagesEntry(cacheDir: string, inputsKey: string): CacheEntryRef {
+  const key = sha256(PAGES_VERSION, inputsKey);
+  return { path: join(cacheDir, `pages-${key.slice(0, 32)}`), key };
 }

@@ -6,11 +6,11 @@
  * pipeline renders the first page of each such route (`astroRenders` in
  * src/components/site-data.ts) and every other page; the workers start once Astro's
  * build has returned, from its compiled modules kept aside (integration.ts), so that
- * the compiler's memory is free by then. Same components, same bytes (each worker checks
- * itself against Astro's page).
+ * the compiler's memory is free by then. Same components, same bytes (the route's
+ * first page rendered by the container is checked against Astro's, render-share.ts
+ * `makeRecipe`). On a cache hit (pages-cache.ts) Astro does not run: the workers render
+ * every page of these routes, from the cached modules, with the additions recorded then.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { renderShare } from './render-share.ts';
 import { defaultWorkers } from './worker-pool.ts';
@@ -33,21 +33,14 @@ export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
   return defaultWorkers();
 }
 
-/** Where Astro puts a route's compiled page module in a static build: `src/pages/a/[b].astro` -> `<server dir>/pages/a/_b_.astro.mjs`. */
-function moduleOf(serverDir: string, component: string): string {
-  const file = join(serverDir, component.replace(/^src\//, '').replace(/\[([^\]]+)\]/g, '_$1_') + '.mjs');
-  if (!existsSync(file)) throw new Error(`page workers: Astro's compiled module of ${component} is not at ${file}`);
-  return file;
-}
-
 /**
- * Renders every page but the first of each route in `routes` into `outDir`: one share in
- * this thread (idle otherwise, and it has the compiled modules' dependencies loaded
- * already), the others in `workers - 1` worker threads.
+ * Renders the pages of each route in `routes` from its path `from` on (1 when Astro's
+ * pipeline wrote the first, 0 on a cache hit) into `outDir`: one share in this thread
+ * (idle otherwise, and it has the compiled modules' dependencies loaded already), the
+ * others in `workers - 1` worker threads.
  */
-export async function renderInWorkers(opts: { serverDir: string; outDir: string; routes: string[]; workers: number }): Promise<{ pages: number; bytes: number; cpu: (number | null)[] }> {
-  const routes = opts.routes.map((component) => ({ component, module: moduleOf(opts.serverDir, component) }));
-  const job = (worker: number): RenderJob => ({ routes, outDir: opts.outDir, worker, workers: opts.workers });
+export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<{ pages: number; bytes: number; cpu: (number | null)[] }> {
+  const job = (worker: number): RenderJob => ({ ...opts, worker });
   // Astro's pipeline is done: from here every getStaticPaths gives all its paths.
   process.env[IN_WORKERS_ENV] = '0';
   const env = { ...process.env };

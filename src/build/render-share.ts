@@ -1,23 +1,33 @@
 /**
  * A share of the page workers' job (see render-pages.ts), run by each worker thread and by
- * the main thread: renders its share of the paths of each route it is
- * given from the module Astro compiled for that route, through Astro's container API,
- * and writes each page where Astro's own pipeline would. Astro rendered the first path of
- * each route itself; the worker renders that one too and adds what Astro's pipeline puts
- * before `</head>` and the container cannot know (the route's stylesheet links), then
- * stops unless the result is Astro's file byte for byte.
+ * the main thread: renders its share of the paths of each route it is given from the
+ * module Astro compiled for that route, through Astro's container API, and writes each
+ * page where Astro's own pipeline would, with what Astro's pipeline puts before `</head>`
+ * and the container cannot know (the route's stylesheet links: the route's `chrome`,
+ * taken by `makeRecipe` from Astro's own file of the route's first page, which stops
+ * unless the rest is Astro's file byte for byte).
+ *
+ * The routes without parameters (the home page, /search/, /api-docs/, 404, llms.txt,
+ * sitemap.xml, robots.txt, ...) are rendered the same way by `renderStatics` when the
+ * compiled modules come from the build cache (pages-cache.ts) and Astro did not run.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
+import type { SSRManifest } from 'astro';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
+import { filesUnder } from './pages-cache.ts';
+import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
 
 export interface RenderJob {
-  /** The compiled page module of each route (absolute file) and its source component, relative to the project. */
-  routes: { module: string; component: string }[];
+  /** The compiled modules' folder (absolute) and what to render from it. */
+  serverDir: string;
+  manifest: string;
+  /** The routes with parameters; `from`: the first path to render (1 when Astro's pipeline wrote the first). */
+  routes: (RouteRecipe & { from: number })[];
   outDir: string;
   /** This worker takes the paths whose index modulo `workers` is `worker`. */
   worker: number;
@@ -42,41 +52,191 @@ function threadCpu(): number | null {
   }
 }
 
-type PageModule = { default: AstroComponentFactory; file: string; url: string; getStaticPaths: () => StaticPath[] | Promise<StaticPath[]> };
+type PageModule = {
+  default?: AstroComponentFactory;
+  GET?: unknown;
+  /** Absent from an endpoint's module. */
+  file?: string;
+  url: string;
+  getStaticPaths?: () => StaticPath[] | Promise<StaticPath[]>;
+};
+
+async function loadPage(serverDir: string, route: { module: string; component: string }): Promise<PageModule> {
+  const { page } = (await import(pathToFileURL(join(serverDir, route.module)).href)) as { page: () => Promise<PageModule> };
+  const mod = await page();
+  if (mod.file !== undefined && !mod.file.endsWith(`/${route.component}`)) throw new Error(`page workers: ${route.module} is ${mod.file}, not ${route.component}`);
+  return mod;
+}
 
 // A container keeps every route it rendered (its manifest's route list grows by one a page): start a fresh one now and then.
 const PAGES_PER_CONTAINER = 500;
 let container: AstroContainer | undefined;
 let used = 0;
+let manifest: SSRManifest | undefined;
+
+/** Takes the compiled manifest (what the container needs to write a component's `<script>` as Astro's build does), and a fresh container when it is another. */
+async function useManifest(serverDir: string, file: string): Promise<void> {
+  const m = ((await import(pathToFileURL(join(serverDir, file)).href)) as { manifest: SSRManifest }).manifest;
+  if (m !== manifest) container = undefined;
+  manifest = m;
+}
+
+async function fresh(): Promise<AstroContainer> {
+  const m = manifest!;
+  // A script of a component is either inlined (the manifest holds its text) or a bundled file under /_astro/.
+  const resolve = async (specifier: string) => {
+    const file = m.entryModules[specifier];
+    if (!file) throw new Error(`pages: the compiled manifest has no bundle for ${specifier}`);
+    return `${m.base.replace(/\/$/, '')}/${file}`;
+  };
+  return AstroContainer.create({ manifest: { ...m, routes: [] }, resolve });
+}
+
 /** The page's bytes as the container renders it (taken as bytes: no decoding and encoding again). */
-async function render(mod: PageModule, p: StaticPath): Promise<Buffer> {
+async function render(mod: PageModule, p: StaticPath, kind: 'page' | 'endpoint' = 'page'): Promise<Buffer> {
   if (!container || used++ >= PAGES_PER_CONTAINER) {
-    container = await AstroContainer.create();
+    container = await fresh();
     used = 1;
   }
-  const res = await container.renderToResponse(mod.default, { params: p.params, props: p.props ?? {}, partial: false });
+  const res =
+    kind === 'endpoint'
+      ? await container.renderToResponse(mod as unknown as AstroComponentFactory, { routeType: 'endpoint' })
+      : await container.renderToResponse(mod.default!, { params: p.params, props: p.props ?? {}, partial: false });
+  if (res.status !== 200) throw new Error(`pages: ${mod.file ?? 'an endpoint'} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
 }
 
-/** Renders the share `job.worker` of `job.workers` of every route's paths but the first, and writes the pages. */
+/** Where Astro's static build writes a route without parameters (build.format 'directory'). */
+function staticOut(route: string, kind: 'page' | 'endpoint'): string {
+  if (kind === 'endpoint') return route.replace(/^\/+/, '');
+  if (route === '/404' || route === '/500') return `${route.slice(1)}.html`;
+  return join(route.replace(/^\/+/, ''), 'index.html');
+}
+
+/** The page modules Astro compiled, from its manifest's entry modules: `\0@astro-page:src/pages/x@_@astro` -> `pages/x.astro.mjs`. */
+function pageModules(m: SSRManifest): { component: string; module: string }[] {
+  return Object.entries(m.entryModules)
+    .map(([k, module]) => ({ match: /^\0@astro-page:(.+)@_@(\w+)$/.exec(k), module }))
+    .filter((e) => e.match !== null)
+    .map(({ match, module }) => ({ component: `${match![1]}.${match![2]}`, module }))
+    .sort((a, b) => (a.component < b.component ? -1 : 1));
+}
+
+/**
+ * After Astro's build (which rendered every route without parameters and the first page
+ * of each route in `workerRoutes`, into `outDir`): how to render each route again from
+ * the compiled modules in `serverDir`, checked against Astro's files. The chrome of
+ * `workerRoutes` is required (an error otherwise, as before); any other route that the
+ * container cannot render as Astro did makes the recipe null (`why`: the build goes on
+ * with Astro's pages and keeps no cache entry).
+ */
+export async function makeRecipe(serverDir: string, outDir: string, workerRoutes: string[]): Promise<{ recipe: PagesRecipe | null; why: string; workers: RouteRecipe[]; manifest: string }> {
+  const manifestFile = readdirSync(serverDir).find((f) => /^manifest_[\w-]+\.mjs$/.test(f));
+  if (!manifestFile) throw new Error(`pages: Astro's compiled manifest is not in ${serverDir}`);
+  await useManifest(serverDir, manifestFile);
+  const m = manifest!;
+  const routes: RouteRecipe[] = [];
+  const workers: RouteRecipe[] = [];
+  const outputs = new Set<string>();
+  let why = '';
+  for (const { component, module } of pageModules(m)) {
+    const mod = await loadPage(serverDir, { component, module });
+    const kind = mod.default ? 'page' : 'endpoint';
+    if (workerRoutes.includes(component)) {
+      const paths = await mod.getStaticPaths!();
+      let chrome = '';
+      if (paths.length > 0) {
+        const reference = outFileOf(mod.url, paths[0]!.params);
+        outputs.add(reference);
+        chrome = chromeOf(readFileSync(join(outDir, reference), 'utf8'), (await render(mod, paths[0]!)).toString('utf8'), `/${reference}`);
+      }
+      const r: RouteRecipe = { component, module, kind, out: null, chrome };
+      routes.push(r);
+      workers.push(r);
+      continue;
+    }
+    const route = m.routes.find((r) => r.routeData.component === component)?.routeData;
+    if (!route || route.params.length > 0 || mod.getStaticPaths) {
+      why ||= `${component} has parameters and is not rendered by the page workers`;
+      continue;
+    }
+    const out = staticOut(route.route, kind);
+    const astro = existsSync(join(outDir, out)) ? readFileSync(join(outDir, out)) : null;
+    if (!astro) {
+      why ||= `Astro's file of ${component} is not at ${out}`;
+      continue;
+    }
+    const own = await render(mod, { params: {} }, kind);
+    let chrome = '';
+    try {
+      if (kind === 'page') chrome = chromeOf(astro.toString('utf8'), own.toString('utf8'), `/${out}`);
+      else if (!own.equals(astro)) throw new Error(`the container's ${out} differs from Astro's`);
+    } catch (e) {
+      why ||= (e as Error).message;
+      continue;
+    }
+    outputs.add(out);
+    routes.push({ component, module, kind, out, chrome });
+  }
+  // Astro's content-layer manifests land in a custom outDir; a static site does not need them (build-pages.ts removes them).
+  const statics = filesUnder(outDir, outDir).filter((f) => !outputs.has(f) && f !== 'content-assets.mjs' && f !== 'content-modules.mjs');
+  return { recipe: why ? null : { routes, manifest: manifestFile, statics }, why, workers, manifest: manifestFile };
+}
+
+
+/** Renders every route without parameters of `recipe` into `outDir` (a cache hit: Astro did not run). */
+export async function renderStatics(serverDir: string, recipe: PagesRecipe, outDir: string): Promise<{ pages: number; bytes: number }> {
+  await useManifest(serverDir, recipe.manifest);
+  const folderOf = folders();
+  let pages = 0;
+  let bytes = 0;
+  for (const r of recipe.routes) {
+    if (r.out === null) continue;
+    const mod = await loadPage(serverDir, r);
+    const own = await render(mod, { params: {} }, r.kind);
+    const body = r.kind === 'page' ? withChrome(own, Buffer.from(r.chrome)) : own;
+    const file = join(outDir, r.out);
+    folderOf(file);
+    writeFileSync(file, body);
+    pages++;
+    bytes += body.length;
+  }
+  return { pages, bytes };
+}
+
+/** Makes the folder of each file written, remembering those made: a page's own folder is one mkdir, without the recursive walk over its parents. */
+function folders(): (file: string) => void {
+  const made = new Set<string>();
+  return (file) => {
+    const dir = dirname(file);
+    if (made.has(dir)) return;
+    if (!made.has(dirname(dir))) mkdirSync(dirname(dir), { recursive: true });
+    made.add(dirname(dir));
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    made.add(dir);
+  };
+}
+
+/** Renders the share `job.worker` of `job.workers` of every route's paths from its `from`, and writes the pages. */
 export async function renderShare(job: RenderJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
+  await useManifest(job.serverDir, job.manifest);
+  const folderOf = folders();
   let pages = 0;
   let bytes = 0;
   for (const route of job.routes) {
-    const { page } = (await import(pathToFileURL(route.module).href)) as { page: () => Promise<PageModule> };
-    const mod = await page();
-    if (!mod.file.endsWith(`/${route.component}`)) throw new Error(`page workers: ${route.module} is ${mod.file}, not ${route.component}`);
-    const paths = await mod.getStaticPaths();
-    if (paths.length === 0) continue;
-    const reference = outFileOf(mod.url, paths[0]!.params);
-    const astro = readFileSync(join(job.outDir, reference), 'utf8');
-    const chrome = Buffer.from(chromeOf(astro, (await render(mod, paths[0]!)).toString('utf8'), `/${reference}`));
-    for (let i = 1 + job.worker; i < paths.length; i += job.workers) {
+    const mod = await loadPage(job.serverDir, route);
+    const paths = await mod.getStaticPaths!();
+    const chrome = Buffer.from(route.chrome);
+    for (let i = route.from + job.worker; i < paths.length; i += job.workers) {
       const p = paths[i]!;
       const file = join(job.outDir, outFileOf(mod.url, p.params));
       const html = withChrome(await render(mod, p), chrome);
-      mkdirSync(join(file, '..'), { recursive: true });
+      folderOf(file);
       writeFileSync(file, html);
       pages++;
       bytes += html.length;

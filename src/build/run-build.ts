@@ -65,7 +65,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
-    for await (const { result, stats, cached } of scoreMonths(data, pools, opts.cacheDir, log)) {
+    for await (const { result, stats, cached } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
       results.push(result);
       if (cached) scoredFromCache++;
       builder.add(result, stats);
@@ -109,7 +109,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     if (opts.pages !== false) {
       log('Building pages');
       const { buildPages } = await import('./build-pages.ts');
-      const pages = await buildPages({ root: opts.root, outDir: stage.site, viewsDir: join(stage.json, 'views'), jsonDir: stage.json, siteUrl: opts.siteUrl });
+      const pages = await buildPages({ root: opts.root, outDir: stage.site, viewsDir: join(stage.json, 'views'), jsonDir: stage.json, siteUrl: opts.siteUrl, cacheDir: opts.cacheDir, log });
       report.output.files += pages.files;
       report.output.bytes += pages.bytes;
     } else await stage.jsonIsSite();

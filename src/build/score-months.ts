@@ -4,13 +4,22 @@
  * parsed months, keyed by both: an incremental build scores only the new current month
  * (whose board details the profiles need); the current month's entry is written for the
  * build after.
+ *
+ * The past months are scored (or read from their cache entries) on worker threads
+ * (score-worker.ts), each reading its month's parsed aggregate itself, so that this
+ * thread never holds a past month's aggregate; meanwhile this thread scores the current
+ * month with its board details. Without a cache (the aggregates are in this thread's
+ * memory) or with one worker, everything is scored here. The same function scores a
+ * past month either way.
  */
+import { existsSync, statSync } from 'node:fs';
 import type { MonthAggregate } from '../core/aggregate.ts';
-import type { Company } from '../core/registry.ts';
+import type { Company, Registry } from '../core/registry.ts';
 import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
-import type { LoadedData } from './load-data.ts';
+import { readAggregate, type AggregateSource, type LoadedData } from './load-data.ts';
 import { readCacheJson, writeCacheEntry } from './cache-file.ts';
-import { registryHash, scoredMonthEntry } from './caches.ts';
+import { registryHash, scoredMonthEntry, type CacheEntryRef } from './caches.ts';
+import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 
 /** What the report needs of a month, kept beside its scored result. */
 export type MonthStats = Pick<MonthAggregate, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };
@@ -22,28 +31,92 @@ function statsOf(agg: MonthAggregate): MonthStats {
   return { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate, themes: [...themes] };
 }
 
+export interface Scored {
+  result: MonthResult;
+  stats: MonthStats;
+  cached: boolean;
+}
+
+/** One past month to score: its cache entry (null without a cache) and where its aggregate is. */
+export interface ScoreJob {
+  entry: CacheEntryRef | null;
+  source: AggregateSource;
+}
+
+/**
+ * The scoring workers start only when the parsed months to score add up to this many
+ * bytes (their cache entries): more than three months at reference scale (~10 MB each,
+ * ~0.3-0.4 s of CPU to read and score), where two workers gain more than their start costs;
+ * a 4-month build's three past months and the sample data's (~1 MB each) are scored in
+ * the build's thread.
+ */
+export const POOL_MIN_BYTES = 32 * 1048576;
+
+/** A scoring worker's heap cap: it holds one month's aggregate (~10 MB of JSON at reference scale) while it scores it. */
+const SCORE_WORKER_HEAP_MB = 1024;
+
+/** A past month's result (no board details): from its cache entry, or scored from its aggregate and stored there. */
+export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]>, job: ScoreJob, warn: (line: string) => void): Promise<Scored> {
+  const stored = job.entry ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(job.entry.path, job.entry.key, warn) : null;
+  if (stored) return { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
+  const agg = await readAggregate(job.source, warn);
+  const result = scoreMonth(reg, agg, pools, false);
+  const stats = statsOf(agg);
+  if (job.entry) await writeCacheEntry(job.entry.path, job.entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
+  return { result, stats, cached: false };
+}
+
+/** The buffers of a result's typed arrays, handed over to the receiving thread instead of copied. */
+export function transferList(r: MonthResult): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const b of r.boards.values()) out.push(b.order.buffer as ArrayBuffer, b.hits.buffer as ArrayBuffer, b.mentions.buffer as ArrayBuffer);
+  for (const o of r.overall.values()) out.push(o.order.buffer as ArrayBuffer, o.pos.buffer as ArrayBuffer);
+  return out;
+}
+
 export async function* scoreMonths(
   data: LoadedData,
   pools: Map<string, Company[]>,
   cacheDir: string | null,
   warn: (line: string) => void = () => {},
-): AsyncGenerator<{ result: MonthResult; stats: MonthStats; cached: boolean }> {
+  workers: number = defaultWorkers(),
+  poolMinBytes: number = POOL_MIN_BYTES,
+): AsyncGenerator<Scored> {
   const last = data.months.length - 1;
   const regHash = cacheDir ? registryHash(data.registry) : '';
-  for (let i = 0; i <= last; i++) {
+  const entryOf = (i: number) => {
     const key = data.contentKey[i];
-    const entry = cacheDir && key ? scoredMonthEntry(cacheDir, data.months[i]!.month, key, regHash) : null;
+    return cacheDir && key ? scoredMonthEntry(cacheDir, data.months[i]!.month, key, regHash) : null;
+  };
+  const jobs: ScoreJob[] = [];
+  for (let i = 0; i < last; i++) jobs.push({ entry: entryOf(i), source: data.aggregateSource(i) });
+  // Only months to score whose aggregate a worker can read itself go to the pool: an
+  // aggregate in this thread's memory (no cache) would be copied to it for less than it
+  // costs to score, and a stored result is read here faster than a worker starts.
+  const onPool = jobs.map((j) => 'entry' in j.source && !(j.entry && existsSync(j.entry.path)));
+  const n = onPool.filter(Boolean).length;
+  // Worth the workers' start (~0.3-0.5 s of CPU each) only for enough work: the parsed
+  // entries to read and score, by size.
+  const bytes = jobs.reduce((sum, j, i) => sum + (onPool[i] && 'entry' in j.source ? statSync(j.source.entry.path, { throwIfNoEntry: false })?.size ?? 0 : 0), 0);
+  const pool = workers > 1 && n > 1 && bytes >= poolMinBytes ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, new URL('./score-worker.mjs', import.meta.url), { workerData: data.registry }) : null;
+  try {
+    const pending = jobs.map((job, i) => (pool && onPool[i] ? pool.run(job) : null));
+    pending.forEach((p) => p?.catch(() => {})); // each is awaited below, in order
     // The current month is scored again with its board details; its entry (details left
-    // out) is stored for the next build, where it is a past month.
-    const stored = entry && i < last ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(entry.path, entry.key, warn) : null;
-    if (stored) {
-      yield { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
-      continue;
-    }
-    const agg = await data.aggregate(i);
-    const result = scoreMonth(data.registry, agg, pools, i === last);
-    const stats = statsOf(agg);
-    if (entry) await writeCacheEntry(entry.path, entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
-    yield { result, stats, cached: false };
+    // out) is stored for the next build, where it is a past month. Started now, so that
+    // it is scored here while the workers score the past months.
+    const current = (async (): Promise<Scored> => {
+      const agg = await data.aggregate(last);
+      const result = scoreMonth(data.registry, agg, pools, true);
+      const stats = statsOf(agg);
+      const entry = entryOf(last);
+      if (entry) await writeCacheEntry(entry.path, entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
+      return { result, stats, cached: false };
+    })();
+    current.catch(() => {});
+    for (let i = 0; i < last; i++) yield (await pending[i]) ?? (await scorePastMonth(data.registry, pools, jobs[i]!, warn));
+    yield await current;
+  } finally {
+    await pool?.close();
   }
 }

@@ -1,5 +1,8 @@
 import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { FileQueue } from './file-queue.ts';
+
+const utf8 = new TextEncoder();
 
 /**
  * Writes files under one folder, counting files and bytes. The only writer of the JSON tree.
@@ -11,14 +14,26 @@ export class JsonWriter {
   bytes = 0;
   private readonly dirs = new Set<string>();
 
-  constructor(readonly root: string) {}
+  /**
+   * `queue`: files written and links made on a worker thread (file-queue.ts) instead of
+   * this one; they are on disk once the queue is flushed.
+   */
+  constructor(
+    readonly root: string,
+    private readonly queue: FileQueue | null = null,
+  ) {}
 
   write(path: string, value: unknown): void {
     this.writeText(path, JSON.stringify(value));
   }
 
   writeText(path: string, text: string): void {
-    this.writeBytes(path, Buffer.from(text));
+    if (!this.queue) return this.writeBytes(path, Buffer.from(text));
+    // Bytes of their own, moved to the queue's worker without a copy.
+    const bytes = utf8.encode(text);
+    this.files++;
+    this.bytes += bytes.byteLength;
+    this.queue.write(this.#target(path), bytes, true);
   }
 
   /**
@@ -27,6 +42,12 @@ export class JsonWriter {
    */
   linkFrom(path: string, source: string, bytes: number): void {
     const full = this.#target(path);
+    if (this.queue) {
+      this.queue.link(full, source);
+      this.files++;
+      this.bytes += bytes;
+      return;
+    }
     try {
       linkSync(source, full);
     } catch (e) {
@@ -47,7 +68,8 @@ export class JsonWriter {
     const full = this.#target(path);
     this.files++;
     this.bytes += buf.length;
-    writeFileSync(full, buf);
+    if (this.queue) this.queue.write(full, buf);
+    else writeFileSync(full, buf);
   }
 
   /** The file for `path`, its folder made once. */

@@ -3,8 +3,9 @@
  * `downloads/{month}/leaderboards.csv.gz`) and every past month's company views
  * (`views/months/{month}/…`, service-spec §4 with `month`). Each is a cached folder
  * entry (caches.ts) linked into the output; what the cache lacks is made by one job per
- * month (month-files.ts) on the worker pool, both cores at once, each job writing its
- * files once (into the cache entry, or into the output without a cache).
+ * month's leaderboards and one per past month's views (month-files.ts) on the worker
+ * pool, both cores at once, each job writing its files once (into the cache entry, or
+ * into the output without a cache): all the leaderboards first, then the views.
  *
  * A month's leaderboards depend on its own and the previous month's results and the
  * registry; a past month's views on the months up to it, the registry and the site
@@ -79,40 +80,36 @@ export async function writeMonths(opts: {
   const regHash = cacheDir ? registryHash(data.registry) : '';
   const boardsInfo: (BoardsInfo | null)[] = Array.from({ length: n }, () => null);
   const links: (() => void)[] = [];
-  const jobs: MonthJob[] = [];
-  const targets: { boards?: CacheEntryRef | null; views?: CacheEntryRef | null }[] = [];
+  // One job per month's leaderboards, one per past month's views (the heavy ones in memory
+  // and CPU), each with where its files go.
+  const boardJobs: { job: MonthJob; made: { boards?: CacheEntryRef | null; views?: CacheEntryRef | null } }[] = [];
+  const viewJobs: typeof boardJobs = [];
   let boardsFromCache = 0;
   let viewsFromCache = 0;
   const target = (ref: CacheEntryRef | null, root: JsonWriter): Target => (ref ? { cache: ref } : { out: root.root });
   for (let i = 0; i < n; i++) {
-    const job: MonthJob = { i };
-    const made: (typeof targets)[number] = {};
     const bRef = boardsRef(data, cacheDir, regHash, i);
     const bCached = bRef ? await readCacheFolder(bRef.path, bRef.key, log) : null;
     if (bCached) {
       boardsFromCache++;
       boardsInfo[i] = bCached.info as BoardsInfo;
       links.push(() => bCached.files.forEach((f) => site.linkFrom(f.path, f.file, f.bytes)));
-    } else {
-      job.boards = target(bRef, site);
-      made.boards = bRef;
-    }
+    } else boardJobs.push({ job: { i, boards: target(bRef, site) }, made: { boards: bRef } });
     if (i < n - 1) {
       const vRef = viewsEntry(data, meta, cacheDir, regHash, i);
       const vCached = vRef ? await readCacheFolder(vRef.path, vRef.key, log) : null;
       if (vCached) {
         viewsFromCache++;
         links.push(() => vCached.files.forEach((f) => views.linkFrom(f.path, f.file, f.bytes)));
-      } else {
-        job.views = { ...target(vRef, views), aggregate: data.aggregateSource(i) };
-        made.views = vRef;
-      }
-    }
-    if (job.boards || job.views) {
-      jobs.push(job);
-      targets.push(made);
+      } else viewJobs.push({ job: { i, views: { ...target(vRef, views), aggregate: data.aggregateSource(i) } }, made: { views: vRef } });
     }
   }
+  // The leaderboards first, newest first: the current month's (which the static answers
+  // read) at once, and the light jobs while this thread makes the static answers (its own
+  // memory peak); then the views, the longest histories first, the short ones last.
+  const all = [...boardJobs.reverse(), ...viewJobs.reverse()];
+  const jobs = all.map((j) => j.job);
+  const targets = all.map((j) => j.made);
 
   // A job's files go into the output as soon as it is done.
   const results: MonthJobResult[] = [];
@@ -127,9 +124,7 @@ export async function writeMonths(opts: {
     }
     if (r.views) placeFiles(views, t.views ?? null, r.views.files);
   };
-  // The newest months first: the current month's leaderboards (which the static answers
-  // read) and the longest histories; the last jobs are the short ones.
-  const order = jobs.map((_, j) => j).reverse();
+  const order = jobs.map((_, j) => j);
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, new URL('./month-worker.mjs', import.meta.url), { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;

@@ -5,7 +5,6 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import { compareKeys } from '../core/text.ts';
 import { companyViews, searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
@@ -14,13 +13,14 @@ import type { Dataset } from '../core/schemas/dataset.ts';
 import { buildSearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
-import { profilesGz, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
+import { ProfilesGzip, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
 import { currentMonthViewsEntry, storeCurrentMonthViews, writeMonths } from './write-months.ts';
 import { ShardFiles } from './month-files.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
-import { writeStaticFiles } from './static-files.ts';
+import { CurrentCompanyFiles, writeStaticFiles } from './static-files.ts';
+import { FileQueue } from './file-queue.ts';
 import { JsonWriter } from './write-json.ts';
 
 export interface SiteParts {
@@ -37,13 +37,28 @@ export interface SiteParts {
   log: (line: string) => void;
 }
 
-/** Writes the JSON tree under `json`; returns the files and bytes written. */
+/**
+ * Writes the JSON tree under `json`; returns the files and bytes written. The files are
+ * written and the cached ones linked on a worker thread (file-queue.ts) while this thread
+ * makes the next ones; all are on disk when it returns.
+ */
 export async function writeSite(json: string, parts: SiteParts): Promise<{ files: number; bytes: number }> {
+  const queue = new FileQueue();
+  try {
+    const written = await writeTree(json, parts, queue);
+    await queue.flush();
+    return written;
+  } finally {
+    await queue.close();
+  }
+}
+
+async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Promise<{ files: number; bytes: number }> {
   const { input, meta, dataset, log } = parts;
   const results = input.results;
   const last = results.length - 1;
-  const views = new JsonWriter(join(json, 'views'));
-  const downloads = new JsonWriter(json);
+  const views = new JsonWriter(join(json, 'views'), queue);
+  const downloads = new JsonWriter(json, queue);
   const urls = siteUrls(meta.siteUrl);
 
   // Company views: the current month's, each written as it is made; what the rest needs
@@ -51,21 +66,24 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   // as next month's past-month entry), not the views themselves.
   const slugs: string[] = [];
   const rankings: SearchRankingsView = { month: meta.month, companies: {} };
-  const lines: string[] = [];
+  // Compressed on the thread pool as the lines come.
+  const profiles = new ProfilesGzip();
   const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
   const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
+  // The static answers: the company family's from each view as it is made, the rest below.
+  const api = new JsonWriter(json, queue);
+  const current = new CurrentCompanyFiles(views, api, meta);
   for (const v of companyViews(input, meta)) {
-    views.write(viewPaths.company(v.slug).slice('views/'.length), v);
+    // The view, its static answers and its lines of the profiles download.
+    for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
-    // Each line is the body of GET /api/v1/company/{slug}?country={code}, its permanent URL included.
-    for (const code of Object.keys(v.profiles).sort(compareKeys)) lines.push(JSON.stringify({ ...v.profiles[code]!, permalink: urls.api(`/months/${meta.month}/company/${v.slug}`, { country: code }) }));
     asPast?.add(v);
+    await queue.drained();
   }
-  log(`  ${slugs.length.toLocaleString('en-US')} current company views`);
-  // Compressed on the thread pool while the rest is written.
-  const profiles = profilesGz(lines);
-  lines.length = 0; // profilesGz took their text before its first await
+  log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
+  const profilesGz = profiles.finish();
+  profilesGz.catch(() => {}); // awaited below
   if (store && asPast) {
     await storeCurrentMonthViews(store, asPast);
     log(`  ${meta.month}'s views stored in the cache for the next build`);
@@ -73,7 +91,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   // Leaderboards of every month (each month's also as one CSV download) and every past
   // month's company views: on the worker threads while this thread writes the rest. Started
   // once the current month's views are written, so that the two memory peaks do not add up.
-  const boardsOut = new JsonWriter(json);
+  const boardsOut = new JsonWriter(json, queue);
   let currentBoards!: () => void;
   const boardsReady = new Promise<void>((resolve) => (currentBoards = resolve));
   const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, log });
@@ -95,10 +113,10 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   // current month's leaderboards among them), OpenAPI, host files.
   // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
   await Promise.race([boardsReady, months]);
-  const api = new JsonWriter(json);
+  await queue.flush();
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
-  await writeStaticFiles(api, json, meta, slugs);
+  await writeStaticFiles(api, json, meta);
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
   const done = await months;
@@ -106,7 +124,7 @@ export async function writeSite(json: string, parts: SiteParts): Promise<{ files
   log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
   const manifests: MonthManifest[] = [];
   for (let i = 0; i < last; i++) manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: results[i]!.month, leaderboards: done.csv[i]!, profiles: null, dataset, urls }));
-  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: done.csv[last]!, profiles: await profiles, dataset, urls }));
+  manifests.push(writeMonthDownloads(downloads, { name: meta.name, month: meta.month, leaderboards: done.csv[last]!, profiles: await profilesGz, dataset, urls }));
   writeDatasetManifest(downloads, { name: meta.name, current: meta.month, months: manifests, dataset, urls });
   log(`  downloads: ${downloads.files} files, ${(downloads.bytes / 1048576).toFixed(1)} MiB`);
   const all = [boardsOut, views, downloads, api];

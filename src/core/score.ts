@@ -33,8 +33,44 @@ export interface Board {
   order: Int32Array;
   hits: Int32Array;
   mentions: Int32Array;
-  /** Current month only: per company index, the profile details. */
-  detail?: Map<number, EntryDetail>;
+  /** Current month only: per company index, the profile details (made when asked for). */
+  detail?: BoardDetail;
+}
+
+/** What a board's details are made from: per entry row (its position on the board), combinations named per model and per theme, and its rank per theme. */
+interface DetailCounts {
+  rowOf: Map<number, number>;
+  models: string[];
+  themes: string[];
+  asked: Int32Array;
+  perTheme: Int32Array;
+  modelNamed: Int32Array;
+  themeNamed: Int32Array;
+  themeRank: Int32Array;
+}
+
+/**
+ * A board's profile details, each made when asked for from the board's counts. Its state
+ * is private: a structured clone of a result (a worker's copy) carries no details.
+ */
+export class BoardDetail {
+  readonly #d: DetailCounts;
+
+  constructor(d: DetailCounts) {
+    this.#d = d;
+  }
+
+  get(idx: number): EntryDetail | undefined {
+    const { rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank } = this.#d;
+    const r = rowOf.get(idx);
+    if (r === undefined) return undefined;
+    const M = models.length, T = themes.length;
+    const modelScores: EntryDetail['modelScores'] = { chatgpt: null, googleAi: null, perplexity: null };
+    models.forEach((model, m) => (modelScores[MODEL_KEYS[model]!] = round1(modelNamed[r * M + m]!, asked[m]!)));
+    const themeScores: EntryDetail['themes'] = {};
+    themes.forEach((theme, t) => (themeScores[theme] = { rank: themeRank[r * T + t]!, score: round1(themeNamed[r * T + t]!, perTheme[t]!) }));
+    return { modelScores, themes: themeScores };
+  }
 }
 
 /** The overall leaderboard (m, c): each company once, by its best board entry. */
@@ -140,31 +176,33 @@ function scoreContext(
     perTheme[comboTheme[i]!]!++;
   }
   const T = themes.length;
-  // Row r of these (r = position in `stats`): combinations named and answers per theme.
+  const M = models.length;
+  // Row r of these (r = position in `stats`): combinations named and answers per theme,
+  // combinations named per model, and (once the themes are sorted) the rank per theme.
   const themeNamed = new Int32Array(stats.length * T);
   const themeMentions = new Int32Array(stats.length * T);
-  const detail = new Map<number, EntryDetail>();
-  const named = new Int32Array(models.length);
+  const modelNamed = new Int32Array(stats.length * M);
+  const themeRank = new Int32Array(stats.length * T);
+  const rowOf = new Map<number, number>();
   stats.forEach((s, r) => {
+    rowOf.set(s.c.idx, r);
     const hit = hitsOf.get(s.c.idx);
-    named.fill(0);
     if (hit)
       for (let i = 0; i < k; i++)
         if (hit[i]) {
-          named[comboModel[i]!]!++;
+          modelNamed[r * M + comboModel[i]!]!++;
           themeNamed[r * T + comboTheme[i]!]!++;
         }
     for (const a of s.answers) themeMentions[r * T + comboTheme[ctx.answers[a]!]!]!++;
-    const modelScores: EntryDetail['modelScores'] = { chatgpt: null, googleAi: null, perplexity: null };
-    models.forEach((model, m) => (modelScores[MODEL_KEYS[model]!] = round1(named[m]!, asked[m]!)));
-    detail.set(s.c.idx, { modelScores, themes: {} });
   });
   const rows = stats.map((_, r) => r);
-  themes.forEach((theme, t) => {
+  themes.forEach((_, t) => {
     rows.sort((a, b) => themeNamed[b * T + t]! - themeNamed[a * T + t]! || themeMentions[b * T + t]! - themeMentions[a * T + t]! || stats[a]!.c.nameOrder - stats[b]!.c.nameOrder);
-    rows.forEach((r, i) => (detail.get(stats[r]!.c.idx)!.themes[theme] = { rank: i + 1, score: round1(themeNamed[r * T + t]!, perTheme[t]!) }));
+    rows.forEach((r, i) => (themeRank[r * T + t] = i + 1));
   });
-  board.detail = detail;
+  // A profile shows the details of one entry per company and country (its best), so
+  // they are made as objects only when asked for: fewer than half of a board's entries.
+  board.detail = new BoardDetail({ rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank });
   return board;
 }
 

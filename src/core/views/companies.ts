@@ -33,7 +33,7 @@ function standings(cur: MonthResult) {
   return byCompany;
 }
 
-function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>): string {
+function defaultCountry(name: (code: string) => string, per: Map<string, { entries: Standing[] }>): string {
   if (per.has(DEFAULT_COUNTRY)) return DEFAULT_COUNTRY;
   let best: [string, Standing] | null = null;
   for (const [code, s] of per) {
@@ -42,14 +42,18 @@ function defaultCountry(reg: Registry, per: Map<string, { entries: Standing[] }>
     else {
       const [bc, be] = best;
       const d = be.board.hits[be.pos]! * e.board.k - e.board.hits[e.pos]! * be.board.k;
-      const better = d < 0 || (d === 0 && (e.board.mentions[e.pos]! > be.board.mentions[be.pos]! || (e.board.mentions[e.pos] === be.board.mentions[be.pos] && compareNames(name(reg, code), name(reg, bc)) < 0)));
+      const better = d < 0 || (d === 0 && (e.board.mentions[e.pos]! > be.board.mentions[be.pos]! || (e.board.mentions[e.pos] === be.board.mentions[be.pos] && compareNames(name(code), name(bc)) < 0)));
       if (better) best = [code, e];
     }
   }
   return best![0];
 }
 
-const name = (reg: Registry, code: string) => reg.countries.find((c) => c.code === code)!.name;
+/** A country's display name by its code. */
+function countryNames(reg: Registry): (code: string) => string {
+  const names = new Map(reg.countries.map((c) => [c.code, c.name]));
+  return (code) => names.get(code)!;
+}
 
 /**
  * Company views (current month), in slug order. `past`: the views of the input's last
@@ -62,6 +66,7 @@ export function* companyViews(input: SiteInput, meta: MetaView, past = false): G
   const st = standings(cur);
   const methodology = methodologyShort(meta);
   const urls = siteUrls(meta.siteUrl);
+  const name = countryNames(reg);
 
   // History: per board key, the companies whose profile shows that board.
   const wanted = new Map<string, Map<number, CompanyProfile['history']>>();
@@ -83,9 +88,9 @@ export function* companyViews(input: SiteInput, meta: MetaView, past = false): G
     const per = st.get(c.idx);
     const view: CompanyView = { slug: c.slug, company: c.name, website: c.website, industries: c.industries, defaultCountry: null, profiles: {} };
     if (per) {
-      const def = defaultCountry(reg, per);
+      const def = defaultCountry(name, per);
       view.defaultCountry = def;
-      const countryNames = [...per.keys()].map((k) => name(reg, k)).sort(compareNames);
+      const countryNames = [...per.keys()].map(name).sort(compareNames);
       for (const code of [...per.keys()].sort(compareKeys)) {
         const s = per.get(code)!;
         const [best, ...others] = s.entries;
@@ -97,7 +102,7 @@ export function* companyViews(input: SiteInput, meta: MetaView, past = false): G
           slug: c.slug,
           website: c.website,
           industry: b.industry,
-          country: name(reg, code),
+          country: name(code),
           month: cur.month,
           visibilityScore: round1(b.hits[p]!, b.k),
           overallRank: s.overallRank,

@@ -1,0 +1,29 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { ProfilesGzip } from './downloads.ts';
+
+/** Lines of varied JSON (a fixed pseudo-random sequence), `n` of them. */
+function lines(n: number): string[] {
+  let x = 12345;
+  const next = () => (x = (x * 1103515245 + 12345) % 2147483648);
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ i, slug: `company-${next() % 9973}`, score: (next() % 1000) / 10, words: Array.from({ length: 5 + (next() % 40) }, () => next().toString(36)) }));
+}
+
+describe('ProfilesGzip', () => {
+  it('gives the bytes of gzipSync (level 9) of the whole text, its input cut into chunks as it comes', async () => {
+    const all = lines(20_000); // ~4.5 MB: several chunks, cut mid-way through lines
+    const zip = new ProfilesGzip();
+    for (const line of all) zip.add(line);
+    const { gz, rows } = await zip.finish();
+    expect(rows).toBe(all.length);
+    const text = `${all.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(3 * (1 << 20));
+    expect(gz.equals(gzipSync(Buffer.from(text), { level: 9 }))).toBe(true);
+  });
+
+  it('with no line, the gzip of nothing', async () => {
+    const { gz, rows } = await new ProfilesGzip().finish();
+    expect(rows).toBe(0);
+    expect(gz.equals(gzipSync(Buffer.from(''), { level: 9 }))).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The scoring step (src/build/score-months.ts): past months scored on worker threads, each
+ * reading its parsed month from the cache, must give what the build's thread gives, write
+ * the same scored cache entries, and be read back from them by the next build.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadData } from '../src/build/load-data.ts';
+import { scoreMonths } from '../src/build/score-months.ts';
+import { storeMonthResult, universes } from '../src/core/score.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'evi-score-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Every month scored from the sample data through `cacheDir`: the stored form, the stats, whether cached, whether it carries board details. */
+async function score(cacheDir: string, workers: number) {
+  const data = await loadData({ dataDir: join(root, 'data'), cacheDir, root, workers: 1, log: () => {} });
+  const out = [];
+  // poolMinBytes 0: the pool even for the sample data's small months
+  for await (const s of scoreMonths(data, universes(data.registry), cacheDir, () => {}, workers, 0))
+    out.push({ result: storeMonthResult(s.result), stats: s.stats, cached: s.cached, details: [...s.result.boards.values()].every((b) => b.detail !== undefined) });
+  return out;
+}
+
+const scoredEntries = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.startsWith('scored-'))
+    .sort()
+    .map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
+
+describe('scoring the months', () => {
+  it('gives the same results on the workers as in the build thread, and the same cache entries', async () => {
+    const onPool = await score(join(tmp, 'pool'), 2);
+    const inThread = await score(join(tmp, 'thread'), 1);
+    expect(onPool.length).toBeGreaterThan(3);
+    expect(onPool).toEqual(inThread);
+    expect(onPool.map((s) => s.cached)).toEqual(onPool.map(() => false));
+    // only the current month carries board details
+    expect(onPool.map((s) => s.details)).toEqual(onPool.map((_, i) => i === onPool.length - 1));
+    const entries = scoredEntries(join(tmp, 'pool'));
+    expect(entries.length).toBe(onPool.length);
+    expect(entries).toEqual(scoredEntries(join(tmp, 'thread')));
+  });
+
+  it('reads the past months back from the entries the workers wrote', async () => {
+    const again = await score(join(tmp, 'pool'), 2);
+    const first = await score(join(tmp, 'thread'), 1);
+    expect(again.map((s) => s.cached)).toEqual(again.map((_, i) => i < again.length - 1));
+    expect(again.map(({ result, stats }) => ({ result, stats }))).toEqual(first.map(({ result, stats }) => ({ result, stats })));
+  });
+});
