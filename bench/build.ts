@@ -348,7 +348,7 @@ try {
   const stage = (n: string) => prof.stages.find((s) => s.name.startsWith(n))!.cpuSeconds;
   const pmf = stage('parseMonthFile');
   const gunzip = stage('gunzip');
-  const parserAlone = stage('gunzip + PapaParse alone');
+  const parserAlone = stage('gunzip + UTF-8 check + PapaParse alone');
   const csv = parserAlone - gunzip;
   const readcsv = stage('gunzip + PapaParse + readCsv') - parserAlone;
   const acc = pmf - stage('gunzip + PapaParse + readCsv');
@@ -425,7 +425,7 @@ try {
     '|---|---|---|---|',
     ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${secs(s.cpuSeconds)} | ${fmt(prof.rows / s.seconds)} |`),
     '',
-    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's aggregate is ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB of JSON.`,
+    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's aggregate is ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB of JSON.`,
     '',
     '| target | measured | met |',
     '|---|---|---|',
@@ -456,7 +456,7 @@ try {
     '|---|---|---|',
     ...prof.stages.map((s) => `| ${s.name} | ${fmt(s.seconds, 2)} s | ${fmt(s.cpuSeconds, 2)} s |`),
     '',
-    `Of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}).`,
+    `Of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}).`,
     '',
   ];
   const heading = ingestOnly ? '## Build: ingest' : '## Build (bench:build)';

@@ -99,48 +99,74 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const aggregates: (MonthAggregate | null)[] = months.map(() => null);
   const cachePaths: (string | null)[] = months.map(() => null);
   const contentKey: (string | null)[] = months.map(() => null);
-  const todo: { i: number; key: string | null }[] = [];
   let cacheHits = 0;
-  for (const [i, f] of months.entries()) {
-    if (!opts.cacheDir) {
-      todo.push({ i, key: null });
-      continue;
-    }
-    const { path: cached, key } = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
-    contentKey[i] = key;
-    const head = await peekCacheEntry(cached, key, log);
-    if (head) {
-      cachePaths[i] = cached;
-      cacheHits++;
-      log(`  ${f.month}: ${Number(head.info?.rows ?? 0).toLocaleString('en-US')} rows (cached, unchanged)`);
-      continue;
-    }
-    todo.push({ i, key: cached });
-  }
-
-  const size = Math.min(todo.length, opts.workers ?? defaultWorkers());
-  const pool = size > 1 ? new WorkerPool(size, workerHeapMb(todo.map(({ i }) => months[i]!.path))) : null;
   const all: DataIssue[] = [];
   let truncated = false;
+  const most = opts.workers ?? defaultWorkers();
+  let pool: WorkerPool | null = null;
+  // The first month to parse waits for a second: alone (a monthly build), it is parsed in this thread.
+  let held: { i: number; key: string | null } | null = null;
+  const parsing: Promise<void>[] = [];
+  // Handled at once (the loop below still awaits its reads): Promise.all at the end reports the first failure.
+  const start = (job: { i: number; key: string | null }) => {
+    const p = parseOne(job);
+    p.catch(() => {});
+    parsing.push(p);
+  };
+  const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+    const f = months[i]!;
+    const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
+    const parsed = pool ? await pool.run(job) : await runMonthJob(job);
+    if (parsed.issues.length) {
+      all.push(...parsed.issues);
+      truncated ||= parsed.truncated;
+      log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
+      return;
+    }
+    const s = parsed.seconds;
+    log(`  ${f.month}: ${parsed.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.rows / s).toLocaleString('en-US')} rows/s)`);
+    if (parsed.stored) cachePaths[i] = key;
+    else aggregates[i] = parsed.aggregate;
+  };
   try {
-    const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
-      const f = months[i]!;
-      const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
-      const parsed = pool ? await pool.run(job) : await runMonthJob(job);
-      if (parsed.issues.length) {
-        all.push(...parsed.issues);
-        truncated ||= parsed.truncated;
-        log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
-        return;
+    // Months are hashed one after the other in this thread; each month to parse goes to the
+    // parser workers as soon as it is known, so that hashing the later months, the workers'
+    // start and the parsing overlap (a cold build used to hash all 24 months first).
+    for (const [i, f] of months.entries()) {
+      let key: string | null = null;
+      if (opts.cacheDir) {
+        const entry = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
+        contentKey[i] = entry.key;
+        const head = await peekCacheEntry(entry.path, entry.key, log);
+        if (head) {
+          cachePaths[i] = entry.path;
+          cacheHits++;
+          log(`  ${f.month}: ${Number(head.info?.rows ?? 0).toLocaleString('en-US')} rows (cached, unchanged)`);
+          continue;
+        }
+        key = entry.path;
       }
-      const s = parsed.seconds;
-      log(`  ${f.month}: ${parsed.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.rows / s).toLocaleString('en-US')} rows/s)`);
-      if (parsed.stored) cachePaths[i] = key;
-      else aggregates[i] = parsed.aggregate;
-    };
-    // In-process months go one at a time so that each one's timing means something.
-    if (pool) await Promise.all(todo.map(parseOne));
-    else for (const job of todo) await parseOne(job);
+      const job = { i, key };
+      if (pool) start(job);
+      else if (!held) held = job;
+      else {
+        // At most the months from the first to parse onwards are left: no more workers than that,
+        // and the heap cap follows the largest of them.
+        const size = Math.min(most, months.length - held.i);
+        if (size > 1) {
+          pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)));
+          start(held);
+          start(job);
+        } else {
+          // One worker at most: in this thread, one month at a time so that each one's timing means something.
+          await parseOne(held);
+          await parseOne(job);
+        }
+        held = null;
+      }
+    }
+    if (held) await parseOne(held);
+    await Promise.all(parsing);
   } finally {
     await pool?.close();
   }

@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IssueList } from '../core/data-error.ts';
-import { readCsv } from './read-csv.ts';
+import { readCsv, readCsvStream, readText } from './read-csv.ts';
 
 async function read(text: string | Buffer, columns = ['a', 'b', 'c']) {
   const issues = new IssueList();
@@ -35,5 +36,69 @@ describe('readCsv', () => {
     expect((await read('a,b,c\n1,"2,3\n')).issues[0]).toMatch(/^2: malformed CSV/);
     expect((await read(Buffer.from([0x1f, 0x8b, 1, 2, 3]))).issues[0]).toMatch(/not a valid gzip file/);
     expect((await read('')).issues).toEqual(['1: empty file: expected the header "a,b,c"']);
+  });
+});
+
+describe('readCsv: the synchronous way and the streaming way', () => {
+  type Read = (issues: IssueList, onRecord: (f: string[], l: number) => void) => void | Promise<void>;
+  const collect = async (read: Read) => {
+    const issues = new IssueList();
+    const rows: [string[], number][] = [];
+    await read(issues, (f, l) => rows.push([[...f], l]));
+    return { rows, issues: issues.items };
+  };
+  const cols = ['a', 'b', 'c'];
+  // Fields with the characters that matter to a CSV reader, non-ASCII text among them.
+  const field = fc.oneof(
+    fc.stringMatching(/^[a-z0-9 ]{0,12}$/),
+    fc.constantFrom('', ' x ', 'é', 'Zürich, AG', 'a "b"', '\u00e6\u00f8', '日本', '😀'),
+    fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', ' ', 'é', '\t'), maxLength: 8 }),
+  );
+  const quote = (v: string, always: boolean) => (always || /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const row = fc.tuple(fc.array(field, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.integer({ min: 0, max: 30 }));
+  const file = fc.record({
+    header: fc.constantFrom('a,b,c', 'c,a,b', '\uFEFFa,b,c', 'a,b', 'A, B ,C'),
+    eol: fc.constantFrom('\n', '\r\n', '\r'),
+    rows: fc.array(row, { maxLength: 60 }),
+    // Now and then a raw line the generator does not quote: broken quoting, stray blank lines.
+    raw: fc.array(fc.tuple(fc.nat(), fc.constantFrom('1,"2,3', '', ' ', 'x,"y"z,1', '"a""', ',,', 'p,q,r')), { maxLength: 3 }),
+    trailingEol: fc.boolean(),
+    piece: fc.integer({ min: 1, max: 64 }),
+  });
+
+  it('give the same records, lines and messages, for any piece size, plain and gzipped', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, async (f) => {
+        const lines = f.rows.map(([fields, always]) => fields.map((v) => quote(v, always)).join(','));
+        for (const [at, raw] of f.raw) lines.splice(at % (lines.length + 1), 0, raw);
+        const text = Buffer.from(f.header + f.eol + lines.join(f.eol) + (f.trailingEol ? f.eol : ''));
+        for (const data of [text, gzipSync(text)]) {
+          const gz = data !== text;
+          const stream = await collect((issues, on) => readCsvStream('f.csv', data, cols, issues, on));
+          expect(await collect((issues, on) => readText('f.csv', text, gz, cols, issues, on, f.piece))).toEqual(stream);
+          expect(await collect((issues, on) => readCsv('f.csv', data, cols, issues, on))).toEqual(stream);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('read a gzip file of several members (its trailer gives only the last one\'s size) alike', async () => {
+    const head = 'a,b,c\n' + Array.from({ length: 3000 }, (_, i) => `${i},é${i},${i % 7}\n`).join('');
+    const data = Buffer.concat([gzipSync(head), gzipSync('9,9,9\n')]);
+    const stream = await collect((issues, on) => readCsvStream('f.csv', data, cols, issues, on));
+    expect(stream.rows.length).toBe(3001);
+    expect(await collect((issues, on) => readCsv('f.csv', data, cols, issues, on))).toEqual(stream);
+  });
+
+  it('give the same messages for bytes that are not UTF-8 and a damaged gzip file', async () => {
+    const latin1 = Buffer.from('a,b,c\n1,Z\xfcrich,3\n', 'latin1');
+    const whole = gzipSync('a,b,c\n' + Array.from({ length: 5000 }, (_, i) => `${i},${i * 7},${i % 13}\n`).join(''));
+    const cut = whole.subarray(0, whole.length >> 1);
+    for (const data of [latin1, gzipSync(latin1), cut]) {
+      const stream = await collect((issues, on) => readCsvStream('f.csv', data, cols, issues, on));
+      expect(stream.issues.length).toBe(1);
+      expect(await collect((issues, on) => readCsv('f.csv', data, cols, issues, on))).toEqual(stream);
+    }
   });
 });

@@ -1,8 +1,12 @@
+import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
 import { EncodingError, utf8Check } from './utf8.ts';
+
+type OnRecord = (fields: string[], line: number) => void;
+type Results = Papa.ParseResult<string[]>;
 
 /**
  * Reads the records of a `.csv` or `.csv.gz` buffer (gzip recognised by its magic bytes,
@@ -13,87 +17,209 @@ import { EncodingError, utf8Check } from './utf8.ts';
  *
  * PapaParse streams the gunzipped text at about 750k rows/s here against csv-parse's 115k
  * (one reference-scale month, BENCHMARKS.md), which made csv-parse most of the ingest time.
+ *
+ * Two ways in, the same records and messages. A file that gunzips and is UTF-8 (every
+ * file of a build that succeeds) is read in one synchronous pass: gunzipSync, Node's
+ * native isUtf8 over the whole text, then PapaParse's ParserHandle fed pieces of ~32 KiB
+ * cut at line breaks, as its stream reader would feed it chunks. A stream of 16 KiB gzip
+ * chunks through a UTF-8 check and a string decoder cost ~1.5 s of CPU a month in a parser
+ * worker (processCallback hops and their garbage; BENCHMARKS.md "Build: ingest"). Any
+ * other file (bad gzip, bytes that are not UTF-8) takes the streaming path, which reports
+ * exactly where it failed.
  */
-export function readCsv(
-  file: string,
-  data: Buffer,
-  columns: readonly string[],
-  issues: IssueList,
-  onRecord: (fields: string[], line: number) => void,
-): Promise<void> {
+export function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
+  const gzip = data[0] === 0x1f && data[1] === 0x8b;
+  let text: Buffer | null = null;
+  try {
+    text = gzip ? gunzipSync(data, { chunkSize: gunzippedSize(data) }) : data;
+  } catch {
+    // reported by the streaming path, with the rows before the damage
+  }
+  if (text && isUtf8(text)) {
+    readText(file, text, gzip, columns, issues, onRecord);
+    return Promise.resolve();
+  }
+  return readCsvStream(file, data, columns, issues, onRecord);
+}
+
+/**
+ * The output buffer size for gunzipSync: the size the gzip trailer gives (ISIZE, the last
+ * member's size mod 2^32) plus one, so that the text is inflated into one buffer instead of
+ * 16 KiB buffers joined at the end (0.15 -> 0.10 s of CPU for a reference month, and 7,000
+ * fewer allocations). Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong size only
+ * means more buffers, joined as before.
+ */
+export function gunzippedSize(gz: Buffer): number {
+  const isize = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
+  return Math.max(64, Math.min(isize + 1, gz.length * 1032, 1 << 30));
+}
+
+/**
+ * Text pieces handed to the parser: ~32 KiB, each cut after a line break (a UTF-8
+ * character boundary). Pieces of 256 KiB or more went to V8's large-object space and
+ * stayed alive with the substrings cut from them (a 480 MiB heap for a month instead of
+ * 110 MiB, more CPU); 16-64 KiB measured alike (BENCHMARKS.md "Build: ingest").
+ */
+const PIECE = 32768;
+
+/** The synchronous way over gunzipped UTF-8 `text` (exported with `piece` for the tests). */
+export function readText(file: string, text: Buffer, gzip: boolean, columns: readonly string[], issues: IssueList, onRecord: OnRecord, piece = PIECE): void {
+  const records = recordReader(file, columns, issues, onRecord);
+  if (!parseText(text, gzip, (results, oneLine) => records.chunk(results, oneLine), piece)) records.end();
+}
+
+/**
+ * PapaParse over `text` in pieces, as readCsv sets it up (bench/lib/ingest-profile.ts times it
+ * alone): `onChunk` gets each piece's rows and whether each of them is on one line, and
+ * answers true to stop (then this answers true).
+ */
+export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Results, oneLine: boolean) => boolean, piece = PIECE): boolean {
+  const config: Papa.ParseConfig<string[]> = { delimiter: ',' };
+  const handle = new (Papa as unknown as { ParserHandle: new (c: object) => { parse(input: string, base: number, ignoreLastRow: boolean): Results; guessLineEndings(input: string, quote: string): string } }).ParserHandle(config);
+  // The line ending is guessed (on its first 1M characters) from the first chunk the streaming
+  // path's parser sees: the first 16 KiB gunzipped, or the whole of a plain file, less a
+  // trailing multi-byte character that utf8Check holds back.
+  const first = cutCharacter(text.subarray(0, gzip ? 16384 : 4 << 20));
+  config.newline = handle.guessLineEndings(first.toString('utf8'), '"') as Papa.ParseConfig['newline'];
+  const lf = config.newline !== '\r';
+  let partial = '';
+  let base = 0;
+  for (let start = 0; start < text.length || start === 0; ) {
+    let end = Math.min(text.length, start + piece);
+    if (end < text.length) {
+      const nl = text.indexOf(0x0a, end);
+      end = nl === -1 ? text.length : nl + 1;
+    }
+    const last = end >= text.length;
+    const input = partial + text.toString('utf8', start, end);
+    const results = handle.parse(input, base, !last);
+    const used = results.meta.cursor - base;
+    // Rows that hold no line break inside a field (as many \n as rows, each ended by one) skip
+    // the per-field search for one: each of those rows is on one line.
+    const oneLine = !last && newlines(input, used) === (lf ? results.data.length : 0);
+    if (!last) {
+      partial = input.substring(used);
+      base = results.meta.cursor;
+    }
+    if (onChunk(results, oneLine)) return true;
+    start = end;
+    if (last) break;
+  }
+  return false;
+}
+
+/** How many \n `s` has before `end`. */
+function newlines(s: string, end: number): number {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i !== -1 && i < end; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** `b` less a multi-byte UTF-8 character at its end, as utf8Check holds one back for the next chunk. */
+function cutCharacter(b: Buffer): Buffer {
+  let k = b.length - 1;
+  while (k >= 0 && k >= b.length - 3 && (b[k]! & 0xc0) === 0x80) k--;
+  return k >= 0 && b[k]! >= 0xc0 ? b.subarray(0, k) : b;
+}
+
+/**
+ * What both ways do with the parser's chunks: line numbers, trimming, the header, field
+ * counts. `chunk` answers true once reading must stop (wrong header, `issues` full).
+ */
+function recordReader(file: string, columns: readonly string[], issues: IssueList, onRecord: OnRecord) {
+  let perm: number[] | null = null;
+  let identity = true;
+  let line = 0;
+  let stopped = false;
+  return {
+    get stopped() {
+      return stopped;
+    },
+    stop() {
+      stopped = true;
+    },
+    end() {
+      if (perm === null && !stopped && !issues.full) issues.add({ file, line: 1, message: `empty file: expected the header "${columns.join(',')}"` });
+    },
+    /** `oneLine`: no field of these rows holds a \n (the caller counted them). */
+    chunk(results: Results, oneLine = false): boolean {
+      if (stopped) return true;
+      const errorsAt = new Map<number, string>();
+      for (const e of results.errors) if (e.row !== undefined && !errorsAt.has(e.row)) errorsAt.set(e.row, `malformed CSV: ${e.message}`);
+      const rows = results.data;
+      for (let r = 0; r < rows.length; r++) {
+        const record = rows[r]!;
+        line++;
+        const at = line;
+        for (let i = 0; i < record.length; i++) {
+          const f = record[i]!;
+          if (!oneLine && f.includes('\n')) line += f.split('\n').length - 1;
+          // Trim only what needs it: most fields have no surrounding blanks.
+          if (f.length && (f.charCodeAt(0) <= 32 || f.charCodeAt(f.length - 1) <= 32)) record[i] = f.trim();
+        }
+        const problem = errorsAt.get(r);
+        if (problem) {
+          issues.add({ file, line: at, message: problem });
+          continue;
+        }
+        if (record.length === 1 && record[0] === '') continue;
+        if (perm === null) {
+          const header = record.map((h) => h.replace(/^\uFEFF/, '').toLowerCase());
+          const missing = columns.filter((c) => !header.includes(c));
+          const extra = header.filter((h) => !columns.includes(h));
+          if (missing.length || extra.length || header.length !== columns.length) {
+            issues.add({
+              file,
+              line: at,
+              message: `wrong columns: expected "${columns.join(',')}"${missing.length ? `; missing ${missing.map((m) => `"${m}"`).join(', ')}` : ''}${extra.length ? `; unexpected ${extra.map((m) => `"${m}"`).join(', ')}` : ''}`,
+            });
+            stopped = true;
+            break;
+          }
+          perm = columns.map((c) => header.indexOf(c));
+          identity = perm.every((p, i) => p === i);
+          continue;
+        }
+        if (record.length !== columns.length) issues.add({ file, line: at, message: `expected ${columns.length} fields, found ${record.length}` });
+        else onRecord(identity ? record : perm.map((p) => record[p]!), at);
+        if (issues.full) {
+          stopped = true;
+          break;
+        }
+      }
+      return stopped;
+    },
+  };
+}
+
+/** The streaming way: gunzip, UTF-8 check and decoding as a stream, for files that fail either. */
+export function readCsvStream(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
   const gzip = data[0] === 0x1f && data[1] === 0x8b;
   const raw = Readable.from([data]);
   const bytes = gzip ? raw.pipe(createGunzip()) : raw;
   const checked = utf8Check();
   bytes.on('error', (e) => checked.destroy(e));
   const text = bytes.pipe(checked).setEncoding('utf8');
-  let perm: number[] | null = null;
-  let identity = true;
-  let line = 0;
-  let stopped = false;
+  const records = recordReader(file, columns, issues, onRecord);
 
   return new Promise<void>((resolve) => {
     const finish = () => {
-      if (perm === null && !stopped && !issues.full) issues.add({ file, line: 1, message: `empty file: expected the header "${columns.join(',')}"` });
+      records.end();
       resolve();
     };
     text.on('error', (e: Error & { code?: string }) => {
-      if (!stopped)
+      if (!records.stopped)
         issues.add(
           e instanceof EncodingError ? { file, line: e.line, column: e.column, message: e.message } : { file, message: `not a valid gzip file (${e.message})` },
         );
-      stopped = true;
+      records.stop();
       text.destroy();
       resolve();
     });
     Papa.parse<string[]>(text as unknown as NodeJS.ReadableStream, {
       delimiter: ',',
       chunk: (results, parser) => {
-        if (stopped) return;
-        const errorsAt = new Map<number, string>();
-        for (const e of results.errors) if (e.row !== undefined && !errorsAt.has(e.row)) errorsAt.set(e.row, `malformed CSV: ${e.message}`);
-        const rows = results.data;
-        for (let r = 0; r < rows.length; r++) {
-          const record = rows[r]!;
-          line++;
-          const at = line;
-          for (let i = 0; i < record.length; i++) {
-            const f = record[i]!;
-            if (f.includes('\n')) line += f.split('\n').length - 1;
-            // Trim only what needs it: most fields have no surrounding blanks.
-            if (f.length && (f.charCodeAt(0) <= 32 || f.charCodeAt(f.length - 1) <= 32)) record[i] = f.trim();
-          }
-          const problem = errorsAt.get(r);
-          if (problem) {
-            issues.add({ file, line: at, message: problem });
-            continue;
-          }
-          if (record.length === 1 && record[0] === '') continue;
-          if (perm === null) {
-            const header = record.map((h) => h.replace(/^\uFEFF/, '').toLowerCase());
-            const missing = columns.filter((c) => !header.includes(c));
-            const extra = header.filter((h) => !columns.includes(h));
-            if (missing.length || extra.length || header.length !== columns.length) {
-              issues.add({
-                file,
-                line: at,
-                message: `wrong columns: expected "${columns.join(',')}"${missing.length ? `; missing ${missing.map((m) => `"${m}"`).join(', ')}` : ''}${extra.length ? `; unexpected ${extra.map((m) => `"${m}"`).join(', ')}` : ''}`,
-              });
-              stopped = true;
-              break;
-            }
-            perm = columns.map((c) => header.indexOf(c));
-            identity = perm.every((p, i) => p === i);
-            continue;
-          }
-          if (record.length !== columns.length) issues.add({ file, line: at, message: `expected ${columns.length} fields, found ${record.length}` });
-          else onRecord(identity ? record : perm.map((p) => record[p]!), at);
-          if (issues.full) {
-            stopped = true;
-            break;
-          }
-        }
-        if (stopped) {
+        if (records.chunk(results)) {
           parser.abort();
           text.destroy();
           finish();

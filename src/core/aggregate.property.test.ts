@@ -163,6 +163,20 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
     );
   });
 
+  it('same aggregate on months of thousands of answers whose rows come back far apart', () => {
+    // Enough answers for the answer-id table to grow several times; an answer's fields follow
+    // from its id, so that a returning answer agrees with its first rows (and now and then not).
+    const models = ['ChatGPT', 'Perplexity', 'Claude', 'Meta AI'];
+    const bigArb = fc.array(fc.tuple(fc.nat(6000), fc.constantFrom('Kestrel Aero', 'Société Générale', 'Umbra Labs', ''), fc.nat(200)), { minLength: 3000, maxLength: 9000 });
+    fc.assert(
+      fc.property(bigArb, (picks) => {
+        const rows = picks.map(([n, company, odd]) => [`id-${n}`, '2026-04-01', models[(n + (odd === 0 ? 1 : 0)) % 4]!, n % 2 ? 'us' : 'uk', 'Aerospace', `theme ${n % 7}`, `q${n % 5}`, company]);
+        expect(accumulate(rows)).toEqual(model(rows));
+      }),
+      { numRuns: 12, seed: 20261124, endOnFailure: true },
+    );
+  });
+
   it('the generator reaches the shortcut, the full path and the errors', () => {
     // Guard against a generator that never exercises what the property is about.
     const months = fc.sample(monthArb, { numRuns: 200, seed: 1 });

@@ -47,8 +47,8 @@ interface Ctx {
   agg: ContextAggregate;
   /** (theme id, scored model index) -> index in `agg.combos` */
   comboIdx: Map<number, number>;
-  /** folded name, and each raw spelling seen -> index in `agg.names` */
-  nameIdx: Map<string, number>;
+  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> index in `agg.names` */
+  nameIdx: Map<number, number>;
 }
 
 type MentionColumn = (typeof MENTION_COLUMNS)[number];
@@ -118,6 +118,69 @@ class Ids {
 }
 
 /**
+ * A month's answer ids numbered in order of arrival, to find an answer whose rows come back
+ * after other answers'. Nearly every lookup misses (a new answer), ~370,000 a month: a JS
+ * Map cost ~0.35 s of CPU a month for them. This is an open-addressing table in one typed
+ * array of (32-bit hash, number + 1) pairs, linear probing, at most half full: a miss is
+ * one or two neighbouring slots, and strings are compared only when the hashes are equal.
+ */
+class AnswerIds {
+  private readonly ids: string[] = [];
+  private slots = new Int32Array(2 << 12);
+  /** The hash and the free slot the last missed `find` stopped at: where `add` puts it. */
+  private h = 0;
+  private at = 0;
+
+  /** The number of answer `id`, -1 if it has not been seen (then `add` it, before any other find). */
+  find(id: string): number {
+    const h = (this.h = hash(id));
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const n = slots[2 * i + 1]!;
+      if (n === 0) {
+        this.at = i;
+        return -1;
+      }
+      if (slots[2 * i] === h && this.ids[n - 1] === id) return n - 1;
+    }
+  }
+
+  /** Numbers `id`, which the last `find` did not find. */
+  add(id: string): void {
+    const n = this.ids.push(id);
+    if (2 * n > this.slots.length >> 1) {
+      this.grow();
+      this.find(id);
+    }
+    this.slots[2 * this.at] = this.h;
+    this.slots[2 * this.at + 1] = n;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    const slots = (this.slots = new Int32Array(old.length << 1));
+    const mask = (slots.length >> 1) - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j + 1] === 0) continue;
+      let i = old[j]! & mask;
+      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+      slots[2 * i] = old[j]!;
+      slots[2 * i + 1] = old[j + 1]!;
+    }
+  }
+}
+
+/** FNV-1a over the UTF-16 code units, then a final mix so that the low bits depend on every unit. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 12);
+}
+
+/**
  * Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then `finish`.
  *
  * Built for 1.2M rows a month (BENCHMARKS.md, "Build: ingest"): the rows of one answer
@@ -148,11 +211,13 @@ export class MonthAccumulator {
   private readonly researchOf: ([string, number] | undefined)[] = [];
   /** themes and questions */
   private readonly texts = new Ids();
-  private readonly foldMemo = new Map<string, string>();
+  /** company spelling as read -> id of its folded name in `folded` (one string lookup per scored row, then integers) */
+  private readonly spellings = new Map<string, number>();
+  private readonly folded = new Ids();
   /** industry id * countries + country id -> index in `ctxs` */
   private readonly ctxAt = new Map<number, number>();
   private readonly ctxs: Ctx[] = [];
-  private readonly answers = new Map<string, number>();
+  private readonly answers = new AnswerIds();
   private sigs = new Int32Array(SIG * 1024);
   private nAnswers = 0;
   private rows = 0;
@@ -246,7 +311,7 @@ export class MonthAccumulator {
     const tid = theme === this.lastTheme ? this.lastTid : this.texts.id(theme);
     const qid = question === this.lastQuestion ? this.lastQid : this.texts.id(question);
 
-    let a = answerId === this.lastId ? this.last : (this.answers.get(answerId) ?? -1);
+    let a = answerId === this.lastId ? this.last : this.answers.find(answerId);
     if (a >= 0) {
       const sigs = this.sigs;
       const o = a * SIG;
@@ -303,7 +368,7 @@ export class MonthAccumulator {
       sigs[o + S_CTX] = ci;
       sigs[o + S_ANSWER] = answer;
       // Kept as cut (a view into the parser's chunk): copying 370,000 ids a month cost more CPU than the text they keep alive.
-      this.answers.set(answerId, a);
+      this.answers.add(answerId);
     }
     this.last = a;
     this.lastId = answerId;
@@ -341,18 +406,14 @@ export class MonthAccumulator {
       this.emptyCompanyRows++;
       return;
     }
+    let fid = this.spellings.get(company);
+    if (fid === undefined) this.spellings.set(own(company), (fid = this.folded.id(foldName(company))));
     const ctx = this.ctxs[ci]!;
-    let n = ctx.nameIdx.get(company);
+    let n = ctx.nameIdx.get(fid);
     if (n === undefined) {
-      const folded = this.fold(company);
-      n = ctx.nameIdx.get(folded);
-      if (n === undefined) {
-        n = ctx.agg.names.length;
-        ctx.agg.names.push([folded, own(company), []]);
-        ctx.nameIdx.set(folded, n);
-      }
-      // Raw spellings map to their folded entry too, so a spelling is folded once per context.
-      ctx.nameIdx.set(own(company), n);
+      n = ctx.agg.names.length;
+      ctx.agg.names.push([this.folded.values[fid]!, own(company), []]);
+      ctx.nameIdx.set(fid, n);
     }
     const list = ctx.agg.names[n]![2];
     const answer = this.sigs[o + S_ANSWER]!;
@@ -386,12 +447,6 @@ export class MonthAccumulator {
       this.scoredOf[v] = Object.hasOwn(SCORED, key) ? SCORED[key] : undefined;
       this.modelMemo.set(own(raw), v);
     }
-    return v;
-  }
-
-  private fold(raw: string): string {
-    let v = this.foldMemo.get(raw);
-    if (v === undefined) this.foldMemo.set(own(raw), (v = own(foldName(raw))));
     return v;
   }
 
