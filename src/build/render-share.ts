@@ -39,14 +39,16 @@ export interface RenderDone {
   bytes: number;
   /** CPU seconds of the thread that rendered the share (user + system; Linux, else null). */
   cpu: number | null;
+  /** Of which system (mostly the page files' writes and folders). */
+  sys: number | null;
 }
 
-/** CPU seconds of the calling thread, from /proc/thread-self/stat (utime, stime in clock ticks, taken as 100 a second). */
-function threadCpu(): number | null {
+/** CPU seconds (user, system) of the calling thread, from /proc/thread-self/stat (utime, stime in clock ticks, taken as 100 a second). */
+function threadCpu(): { user: number; sys: number } | null {
   try {
     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
+    return { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 };
   } catch {
     return null;
   }
@@ -243,5 +245,7 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
     }
   }
   const cpu1 = threadCpu();
-  return { pages, bytes, cpu: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+  if (cpu0 === null || cpu1 === null) return { pages, bytes, cpu: null, sys: null };
+  const sys = cpu1.sys - cpu0.sys;
+  return { pages, bytes, cpu: cpu1.user - cpu0.user + sys, sys };
 }
