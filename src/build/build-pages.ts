@@ -129,8 +129,8 @@ export async function buildPages(opts: PagesOptions): Promise<{ files: number; b
       }
       const t1 = performance.now();
       const done = await renderInWorkers({ serverDir: compiled, manifest, outDir: inside, routes, workers });
-      const cpu = done.cpu.map((c) => (c === null ? '?' : c.toFixed(1))).join(' s, ');
-      log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu} s`);
+      const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
+      log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu}`);
     }
     // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
     for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });

@@ -30,8 +30,11 @@ export function chromeOf(astro: string, own: string, where: string): string {
   return astro.slice(head.length, astro.length - tail.length);
 }
 
-/** `page` with `chrome` before its first `</head>`, as bytes. */
-export const withChrome = (page: Buffer, chrome: Buffer): Buffer => {
+/** `page` with `chrome` before its first `</head>`, as the pieces to write one after the other (no copy of the page). */
+export const chromeParts = (page: Buffer, chrome: Buffer): Buffer[] => {
   const at = page.indexOf(HEAD_END);
-  return at < 0 || chrome.length === 0 ? page : Buffer.concat([page.subarray(0, at), chrome, page.subarray(at)]);
+  return at < 0 || chrome.length === 0 ? [page] : [page.subarray(0, at), chrome, page.subarray(at)];
 };
+
+/** `page` with `chrome` before its first `</head>`, as bytes. */
+export const withChrome = (page: Buffer, chrome: Buffer): Buffer => Buffer.concat(chromeParts(page, chrome));

@@ -39,7 +39,7 @@ export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
  * (idle otherwise, and it has the compiled modules' dependencies loaded already), the
  * others in `workers - 1` worker threads.
  */
-export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<{ pages: number; bytes: number; cpu: (number | null)[] }> {
+export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<{ pages: number; bytes: number; cpu: (number | null)[]; sys: (number | null)[] }> {
   const job = (worker: number): RenderJob => ({ ...opts, worker });
   // Astro's pipeline is done: from here every getStaticPaths gives all its paths.
   process.env[IN_WORKERS_ENV] = '0';
@@ -57,5 +57,5 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<
     });
   });
   const done = await Promise.all([renderShare(job(0)), ...others]);
-  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0), cpu: done.map((d) => d.cpu) };
+  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0), cpu: done.map((d) => d.cpu), sys: done.map((d) => d.sys) };
 }
