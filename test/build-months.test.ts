@@ -4,7 +4,7 @@
  * those of JSON.stringify of that object, array-index slugs (which an object puts first,
  * in numeric order) included.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,22 @@ describe('past month company views as files', () => {
     expect(files[0]![1].toString()).not.toMatch(/lastUpdated/);
     expect(files[1]![0]).toBe('months/2026-02/search-rankings.json');
     expect(Buffer.from(files[1]![1]).toString()).toBe(JSON.stringify(searchRankings({ ...meta, month: '2026-02' }, all.map(stripped))));
+  });
+
+  it('writes the same past months on the month workers (which keep only the history form of the other months) as in the build thread', { timeout: 120_000 }, async () => {
+    // The sample data: several past months, so the later ones have a history of earlier months.
+    const one = join(tmp, 'sample-thread');
+    const out2 = join(tmp, 'sample-workers');
+    const data = join(tmp, 'data');
+    cpSync(join(root, 'data'), data, { recursive: true });
+    for (const [dir, workers] of [[one, 1], [out2, 2]] as const)
+      await runBuild({ root, dataDir: data, outDir: dir, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers });
+    const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
+    const months = join(one, 'views/months');
+    const files = list(months);
+    expect(new Set(files.map((f) => f.split('/')[1])).size).toBeGreaterThan(2);
+    expect(list(join(out2, 'views/months'))).toEqual(files);
+    for (const f of files) expect(readFileSync(join(out2, 'views/months', f)).equals(readFileSync(join(months, f))), f).toBe(true);
   });
 
   it("stores the current month's views as they are served for that month once it is past", () => {

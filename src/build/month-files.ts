@@ -7,7 +7,7 @@
  * either way, so the bytes cannot differ.
  */
 import type { Company, Registry } from '../core/registry.ts';
-import { scoreMonth, universes } from '../core/score.ts';
+import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { boardViews, companyViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
@@ -138,6 +138,21 @@ async function put(target: Target, files: Iterable<[string, Uint8Array]>, info?:
     written.push({ path, bytes: bytes.byteLength });
   }
   return { files: written };
+}
+
+const NONE = new Int32Array(0);
+
+/**
+ * What a past month's views read of a month before it (companyViews: its profiles'
+ * history): the month and each board's order, hits and k. The rest (mentions, the
+ * overall leaderboards, the unresolved names) only the leaderboards read, so a worker
+ * that has moved on to the views jobs (which come after every leaderboards job) keeps
+ * this instead of its copy of each month's whole result.
+ */
+export function historyOnly(r: MonthResult): MonthResult {
+  const boards: MonthResult['boards'] = new Map();
+  for (const [key, b] of r.boards) boards.set(key, { industry: b.industry, industrySlug: b.industrySlug, country: b.country, k: b.k, answers: 0, order: b.order, hits: b.hits, mentions: NONE });
+  return { month: r.month, boards, overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
 }
 
 /** The companies' pools of a registry, made once per thread. */
