@@ -19,7 +19,7 @@ if (!from || !out) {
 }
 const root = resolve(import.meta.dirname, '..');
 const siteUrl = (process.env.SITE_URL ?? 'http://localhost:4321').replace(/\/+$/, '');
-const cache = process.env.EVI_CACHE_DIR ?? '.cache/months';
+const cache = process.env.EVI_CACHE_DIR || '.cache/months';
 const empty = await mkdtemp(join(tmpdir(), 'evi-pages-'));
 await rm(resolve(out), { recursive: true, force: true });
 const t0 = performance.now();

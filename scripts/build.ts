@@ -22,7 +22,9 @@ if (!DEPLOY_TARGETS.includes(deploy)) {
   console.error(`EVI_DEPLOY must be one of ${DEPLOY_TARGETS.join(', ')}, got "${env.EVI_DEPLOY}"`);
   process.exit(1);
 }
-const cache = env.EVI_CACHE_DIR ?? '.cache/months';
+// Unset or empty: the default (an empty value would otherwise be the current folder, here and
+// for EVI_DATA_DIR and EVI_OUT_DIR below).
+const cache = env.EVI_CACHE_DIR || '.cache/months';
 // Every absolute link is built on SITE_URL. Unset, it is the local server this machine will
 // run (`npm start`): the PORT and HOST it listens on, so `PORT=4501 npm start` links right.
 const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
@@ -33,8 +35,8 @@ const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}
 try {
   const { report, seconds, cacheHits } = await runBuild({
     root,
-    dataDir: resolve(env.EVI_DATA_DIR ?? 'data'),
-    outDir: resolve(env.EVI_OUT_DIR ?? 'dist'),
+    dataDir: resolve(env.EVI_DATA_DIR || 'data'),
+    outDir: resolve(env.EVI_OUT_DIR || 'dist'),
     cacheDir: cache === 'off' ? null : resolve(cache),
     siteUrl,
     deploy,
