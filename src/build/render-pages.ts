@@ -11,9 +11,8 @@
  * `makeRecipe`). On a cache hit (pages-cache.ts) Astro does not run: the workers render
  * every page of these routes, from the cached modules, with the additions recorded then.
  */
-import { Worker } from 'node:worker_threads';
 import { renderShare } from './render-share.ts';
-import { defaultWorkers } from './worker-pool.ts';
+import { defaultWorkers, tsWorker } from './worker-pool.ts';
 import type { RenderDone, RenderJob } from './render-share.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
@@ -46,7 +45,7 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<
   const env = { ...process.env };
   const others = Array.from({ length: opts.workers - 1 }, (_, i) => {
     return new Promise<RenderDone>((resolve, reject) => {
-      const w = new Worker(new URL('./render-worker.mjs', import.meta.url), { workerData: job(i + 1), env });
+      const w = tsWorker('./render-worker.ts', { workerData: job(i + 1), env });
       w.once('message', (msg: { done?: RenderDone; error?: string }) => {
         void w.terminate();
         if (msg.error) reject(new Error(msg.error));

@@ -98,7 +98,7 @@ export async function* scoreMonths(
   // Worth the workers' start (~0.3-0.5 s of CPU each) only for enough work: the parsed
   // entries to read and score, by size.
   const bytes = jobs.reduce((sum, j, i) => sum + (onPool[i] && 'entry' in j.source ? statSync(j.source.entry.path, { throwIfNoEntry: false })?.size ?? 0 : 0), 0);
-  const pool = workers > 1 && n > 1 && bytes >= poolMinBytes ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, new URL('./score-worker.mjs', import.meta.url), { workerData: data.registry }) : null;
+  const pool = workers > 1 && n > 1 && bytes >= poolMinBytes ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, './score-worker.ts', { workerData: data.registry }) : null;
   try {
     const pending = jobs.map((job, i) => (pool && onPool[i] ? pool.run(job) : null));
     pending.forEach((p) => p?.catch(() => {})); // each is awaited below, in order

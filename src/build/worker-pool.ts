@@ -4,7 +4,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { MonthJob, MonthOutcome } from './parse-month.ts';
 
 /** The build's default number of worker threads, for each kind of job: one per core, up to 4 (each holds its own heap). */
@@ -38,6 +38,15 @@ export function workerHeapMb(paths: string[]): number {
 }
 
 /**
+ * A worker thread running `script`, a TypeScript module of this folder: one entry
+ * (ts-worker.mjs) registers tsx in the new thread, then imports the module, whose file URL
+ * is handed over as the last item of the worker's `process.argv`.
+ */
+export function tsWorker(script: string, options: WorkerOptions = {}): Worker {
+  return new Worker(new URL('./ts-worker.mjs', import.meta.url), { ...options, argv: [new URL(script, import.meta.url).href] });
+}
+
+/**
  * Worker threads taking one month at a time: a month in flight per worker bounds memory.
  * By default the parser workers (parse-worker.ts, answering `{ parsed }`); the build's
  * month jobs (month-worker.ts) use the same pool with their own script and limits.
@@ -51,12 +60,12 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
   constructor(
     size: number,
     heapMb: number,
-    script: URL = new URL('./parse-worker.mjs', import.meta.url),
+    script = './parse-worker.ts',
     more: { workerData?: unknown; youngGenerationMb?: number } = {},
   ) {
     for (let i = 0; i < size; i++) {
       const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(more.youngGenerationMb ? { maxYoungGenerationSizeMb: more.youngGenerationMb } : {}) };
-      const w = new Worker(script, { resourceLimits, workerData: more.workerData });
+      const w = tsWorker(script, { resourceLimits, workerData: more.workerData });
       w.on('message', (msg: { parsed?: R; error?: string }) => {
         const p = this.busy.get(w)!;
         this.busy.delete(w);

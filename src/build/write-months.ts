@@ -127,7 +127,7 @@ export async function writeMonths(opts: {
   const order = jobs.map((_, j) => j);
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
-  const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, new URL('./month-worker.mjs', import.meta.url), { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
+  const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
     // What the cache had is linked while the jobs run.
