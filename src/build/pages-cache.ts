@@ -11,7 +11,7 @@
  * compile writes it into each component) and Node's version.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The project's files and folders Astro's compile of the pages reads. */
@@ -32,7 +32,7 @@ export function pagesInputsKey(root: string, siteUrl: string, workerRoutes: stri
   for (const name of INPUTS) {
     const path = join(root, name);
     if (!existsSync(path)) continue;
-    const files = readdirSync(root, { withFileTypes: true }).find((e) => e.name === name)?.isDirectory() ? filesUnder(root, path) : [name];
+    const files = statSync(path).isDirectory() ? filesUnder(root, path) : [name];
     for (const f of files) h.update(`\0${f}\0`).update(readFileSync(join(root, f)));
   }
   return h.digest('hex');

@@ -59,10 +59,14 @@ const SCORE_WORKER_HEAP_MB = 1024;
 export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]>, job: ScoreJob, warn: (line: string) => void): Promise<Scored> {
   const stored = job.entry ? await readCacheJson<{ result: StoredMonthResult; stats: MonthStats }>(job.entry.path, job.entry.key, warn) : null;
   if (stored) return { result: loadMonthResult(stored.result), stats: stored.stats, cached: true };
-  const agg = await readAggregate(job.source, warn);
-  const result = scoreMonth(reg, agg, pools, false);
+  return scoreAndStore(reg, pools, await readAggregate(job.source, warn), false, job.entry);
+}
+
+/** A month scored from its aggregate (`details`: with its board details), its entry (details left out) stored in the cache. */
+async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: MonthAggregate, details: boolean, entry: CacheEntryRef | null): Promise<Scored> {
+  const result = scoreMonth(reg, agg, pools, details);
   const stats = statsOf(agg);
-  if (job.entry) await writeCacheEntry(job.entry.path, job.entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
+  if (entry) await writeCacheEntry(entry.path, entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
   return { result, stats, cached: false };
 }
 
@@ -105,14 +109,7 @@ export async function* scoreMonths(
     // The current month is scored again with its board details; its entry (details left
     // out) is stored for the next build, where it is a past month. Started now, so that
     // it is scored here while the workers score the past months.
-    const current = (async (): Promise<Scored> => {
-      const agg = await data.aggregate(last);
-      const result = scoreMonth(data.registry, agg, pools, true);
-      const stats = statsOf(agg);
-      const entry = entryOf(last);
-      if (entry) await writeCacheEntry(entry.path, entry.key, JSON.stringify({ result: storeMonthResult(result), stats }));
-      return { result, stats, cached: false };
-    })();
+    const current = data.aggregate(last).then((agg) => scoreAndStore(data.registry, pools, agg, true, entryOf(last)));
     current.catch(() => {});
     for (let i = 0; i < last; i++) yield (await pending[i]) ?? (await scorePastMonth(data.registry, pools, jobs[i]!, warn));
     yield await current;
