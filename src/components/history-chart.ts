@@ -34,16 +34,26 @@ const ord = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th'
 const gridLine = (y: number) => html`<line x1="${L}" x2="${W - R}" y1="${y}" y2="${y}"></line>`;
 const tickLabel = (y: number, value: number) => html`<text x="${L - 6}" y="${y + 6}" text-anchor="end">${value}</text>`;
 
+/** Each month's place on the dataset's timeline, by month (the months list is the same for every chart of a build). */
+const placesOf = new WeakMap<string[], Map<string, number>>();
+function places(months: string[]): Map<string, number> {
+  let at = placesOf.get(months);
+  if (!at) placesOf.set(months, (at = new Map(months.map((month, i) => [month, i]))));
+  return at;
+}
+
 export function historyChart({ id, history, months, scope, company }: HistoryChartProps): Html {
   const span = Math.max(months.length - 1, 1);
-  const x = (month: string) => r1(L + (Math.max(months.indexOf(month), 0) / span) * (W - L - R));
+  const at = places(months);
+  const place = (month: string) => at.get(month) ?? -1;
+  const x = (month: string) => r1(L + (Math.max(place(month), 0) / span) * (W - L - R));
   const maxRank = Math.max(2, ...history.map((h) => h.rank));
   const yr = (r: number) => r1(R0 + ((r - 1) / (maxRank - 1)) * PH);
   const path = (y: (h: CompanyProfile['history'][number]) => number) => {
     let d = '';
     history.forEach((h, i) => {
       const prev = history[i - 1];
-      const joined = prev !== undefined && months.indexOf(h.month) === months.indexOf(prev.month) + 1;
+      const joined = prev !== undefined && place(h.month) === place(prev.month) + 1;
       d += `${joined ? 'L' : 'M'}${x(h.month)} ${y(h)}`;
     });
     return d;
