@@ -97,7 +97,7 @@ describe('compiled pages in the build cache', () => {
       expect(pagesInputsKey(ROOT, SITE_URL, WORKER_ROUTES)).not.toBe(before);
       writeFileSync(join(copy, 'README.md'), 'not read by the compile');
       expect(key()).toBe(before);
-      const bars = join(copy, 'src/components/Bars.astro');
+      const bars = join(copy, 'src/components/bars.ts');
       writeFileSync(bars, readFileSync(bars, 'utf8').replace('class="bars"', 'class="bars2"'));
       expect(key()).not.toBe(before);
     } finally {

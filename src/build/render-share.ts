@@ -15,7 +15,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { experimental_AstroContainer as AstroContainer } from 'astro/container';
-import type { SSRManifest } from 'astro';
+import type { SSRManifest, SSRResult } from 'astro';
+import { createComponent, render as renderTemplate, renderToString } from 'astro/runtime/server/index.js';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { chromeOf, chromeParts, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
@@ -108,6 +109,50 @@ async function render(mod: PageModule, p: StaticPath, kind: 'page' | 'endpoint' 
   return Buffer.from(await res.arrayBuffer());
 }
 
+/**
+ * Renders the pages of one route with parameters straight to a string, with Astro's own
+ * `renderToString` (what its pipeline calls for a page when it does not stream), instead of
+ * a whole request through the container per page (a Request, a URL, a render context, the
+ * middleware chain, a Response and its stream, then the bytes read back). The page-level
+ * part of Astro's render (the `result` every component of a page shares, and the `Astro`
+ * object's page part) is made once, by the container itself rendering a probe component
+ * that keeps what it is given; each page then gets a fresh `_metadata` (head rendered or
+ * not, scripts written, ...), and the route's parameters are written into the one params
+ * object the `Astro` objects read (`Astro.params`). Components of these routes may read
+ * `Astro.props` and `Astro.params`; the rest of the page-level `Astro` (url, request) is
+ * the probe's, as the container's was (it renders every page at https://example.com/).
+ * The route's first page rendered this way is checked against Astro's own file on every
+ * compile (`makeRecipe`), and `test/page-workers.test.ts` checks every page of the sample.
+ */
+async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promise<string>> {
+  container ??= await fresh();
+  const params: StaticPath['params'] = {};
+  let shared: { result: SSRResult; metadata: [string, unknown][] } | undefined;
+  const probe = createComponent((result: SSRResult) => {
+    // The page-level record as Astro makes it for a new page, before anything is rendered.
+    shared = { result, metadata: Object.entries(result._metadata) };
+    return renderTemplate``;
+  });
+  const res = await container.renderToResponse(probe, { params, props: {}, partial: false });
+  if (res.status !== 200 || !shared) throw new Error(`pages: the probe of ${mod.file} answered ${res.status}`);
+  const { result, metadata } = shared;
+  const page = mod.default!;
+  const headInTree = result.componentMetadata.get((page as { moduleId?: string }).moduleId ?? '')?.containsHead ?? false;
+  return async (p) => {
+    for (const k of Object.keys(params)) delete params[k];
+    Object.assign(params, p.params);
+    const record: Record<string, unknown> = {};
+    for (const [k, v] of metadata) record[k] = v instanceof Set ? new Set(v) : Array.isArray(v) ? [...v] : v;
+    result._metadata = record as unknown as SSRResult['_metadata'];
+    // What renderPage does before it renders a page.
+    result._metadata.headInTree = headInTree;
+    result.cancelled = false;
+    const html = await renderToString(result, page, p.props ?? {}, {}, true);
+    if (typeof html !== 'string' || result.response.status !== 200) throw new Error(`pages: ${mod.file} did not render as a page (${typeof html === 'string' ? result.response.status : 'a Response'})`);
+    return html;
+  };
+}
+
 /** Where Astro's static build writes a route without parameters (build.format 'directory'). */
 function staticOut(route: string, kind: 'page' | 'endpoint'): string {
   if (kind === 'endpoint') return route.replace(/^\/+/, '');
@@ -150,7 +195,7 @@ export async function makeRecipe(serverDir: string, outDir: string, workerRoutes
       if (paths.length > 0) {
         const reference = outFileOf(mod.url, paths[0]!.params);
         outputs.add(reference);
-        chrome = chromeOf(readFileSync(join(outDir, reference), 'utf8'), (await render(mod, paths[0]!)).toString('utf8'), `/${reference}`);
+        chrome = chromeOf(readFileSync(join(outDir, reference), 'utf8'), await (await routeRenderer(mod))(paths[0]!), `/${reference}`);
       }
       const r: RouteRecipe = { component, module, kind, out: null, chrome };
       routes.push(r);
@@ -252,10 +297,11 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
     const mod = await loadPage(job.serverDir, route);
     const paths = await mod.getStaticPaths!();
     const chrome = Buffer.from(route.chrome);
+    const renderPage = await routeRenderer(mod);
     for (let i = route.from + job.worker; i < paths.length; i += job.workers) {
       const p = paths[i]!;
       const file = join(job.outDir, outFileOf(mod.url, p.params));
-      const parts = chromeParts(await render(mod, p), chrome);
+      const parts = chromeParts(Buffer.from(await renderPage(p)), chrome);
       folderOf(file);
       bytes += writeParts(file, parts);
       pages++;
