@@ -15,7 +15,7 @@
  * @example
  * String(html`<td>${'R&D'}</td><td class="num">${12.5}</td>`); // '<td>R&amp;D</td><td class="num">12.5</td>'
  */
-import { addAttribute, escapeHTML, HTMLString, markHTMLString } from 'astro/runtime/server/index.js';
+import { escapeHTML, HTMLString, markHTMLString } from 'astro/runtime/server/index.js';
 
 /** Markup already escaped: Astro's own marked string, which a template writes as it is (`{rows}` or `set:html={rows}`). */
 export type Html = HTMLString;
@@ -45,15 +45,6 @@ export function html(parts: TemplateStringsArray, ...values: Value[]): Html {
 /** A value inside an attribute's double quotes, as Astro writes `name={value}` (`&` and `"` escaped). */
 export function attr(v: string | number): Html {
   return markHTMLString(String(v).replace(/&/g, '&#38;').replace(/"/g, '&#34;')) as Html;
-}
-
-/**
- * A whole attribute, ` name="value"`, as Astro writes `name={value}` (its own `addAttribute`):
- * nothing for `null` or `undefined`, and an absolute http(s) URL with `&` in it left as it
- * is. For a link whose value may be such a URL (`href(...)`); write `name="${attr(v)}"` otherwise.
- */
-export function attribute(name: string, value: string | null | undefined): Html {
-  return markHTMLString(addAttribute(value, name)) as Html;
 }
 
 /** The items of `list` as one piece of markup. */
