@@ -6,7 +6,7 @@ import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe } from './pages-cache.ts';
-import { IN_WORKERS_ENV, WORKER_ROUTES, PageWorkersAhead, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
+import { IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -69,8 +69,6 @@ export interface PagesWritten {
 export interface PagesStep {
   /** Whether the compiled pages came from the build cache (no `astro build`). */
   readonly hit: boolean;
-  /** On a hit: starts the page workers ahead, loading the compiled modules while the views are made. */
-  prestart(): void;
   /**
    * What the page workers' routes read is on disk: meta.json, the current month's company
    * views and leaderboards (src/components/site-data.ts). On a hit the workers start
@@ -149,8 +147,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     await clean();
     throw e;
   }
-  let ahead: PageWorkersAhead | null = null;
-  let rendering = false;
+  let pool: PagePool | null = null;
   let t1 = 0;
   const logWorkers = (done: RenderTotals, main: boolean) => {
     const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
@@ -165,17 +162,12 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
 
   const step: PagesStep = {
     hit: hit !== null,
-    prestart() {
-      if (!hit || ahead) return;
-      const routes = recipe!.routes.filter((r) => r.out === null);
-      ahead = new PageWorkersAhead(workers - 1, { serverDir: compiled, manifest: recipe!.manifest, modules: routes.map((r) => r.module) });
-    },
     viewsReady() {
-      if (!hit || rendering) return;
-      step.prestart();
+      if (!hit || pool) return;
+      const routes = recipe!.routes.filter((r) => r.out === null);
       t1 = performance.now();
-      ahead!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 })) });
-      rendering = true;
+      pool = new PagePool(workers - 1);
+      pool.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: routes.map((r) => ({ ...r, from: 0 })) });
     },
     async finish() {
       try {
@@ -187,7 +179,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           const { renderStatics } = await import('./render-share.ts');
           const statics = await renderStatics(compiled, recipe!, inside);
           log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t2) / 1000).toFixed(1)} s wall`);
-          const done = await ahead!.join();
+          const done = await pool!.join();
           logWorkers(done, true);
           await join_();
           // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
@@ -228,7 +220,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       }
     },
     async abort() {
-      await ahead?.stop();
+      await pool?.stop();
       await clean();
     },
   };

@@ -39,13 +39,6 @@ export interface RenderTotals {
   sys: (number | null)[];
 }
 
-/** What a page worker started ahead loads while it waits for its job: the compiled manifest and the routes' page modules. */
-export interface RenderWarm {
-  serverDir: string;
-  manifest: string;
-  modules: string[];
-}
-
 /** A page worker thread started with its job: `done` settles with its share. */
 function pageThread(n: number, job: RenderJob): { done: Promise<RenderDone>; stop(): Promise<void> } {
   const w = tsWorker('./render-worker.ts', { workerData: { job }, env: { ...process.env } });
@@ -103,19 +96,18 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<
   }
 }
 
-/** Shares a page job is cut into for each thread rendering it ({@link PageWorkersAhead}): small enough that the threads end together. */
+/** Shares a page job is cut into for each thread rendering it ({@link PagePool}): small enough that the threads end together. */
 const SHARES_PER_THREAD = 8;
 
 /**
- * Page workers started ahead of their job (a cache hit of the compiled pages: build-pages.ts):
- * `threads` worker threads load the compiled modules of `warm` while the build's thread
- * makes the views. `render` cuts the job into shares (every n-th path of each route, as
- * render-share.ts takes them) and hands them out one at a time: the worker threads start
- * at once, beside the rest of the views step; the build's thread takes shares too from
- * `join()` on, once its own work is done, so that the threads end together whichever
- * started first.
+ * Page workers rendering beside other work (a cache hit of the compiled pages:
+ * build-pages.ts starts them beside the end of the views step). `render` cuts the job
+ * into shares (every n-th path of each route, as render-share.ts takes them) and hands
+ * them out one at a time: the `threads` worker threads start at once; the build's thread
+ * takes shares too from `join()` on, once its own work is done, so that all end together
+ * whichever started first.
  */
-export class PageWorkersAhead {
+export class PagePool {
   readonly #workers: Worker[];
   #queue: RenderJob[] = [];
   #results: RenderDone[][] = [];
@@ -123,12 +115,12 @@ export class PageWorkersAhead {
   #error: Error | null = null;
   #settled: (() => void)[] = [];
 
-  constructor(threads: number, warm: RenderWarm) {
+  constructor(threads: number) {
     // Every getStaticPaths gives all its paths (no Astro pipeline on a hit).
     process.env[IN_WORKERS_ENV] = '0';
     const env = { ...process.env };
     this.#workers = Array.from({ length: threads }, (_, i) => {
-      const w = tsWorker('./render-worker.ts', { workerData: { warm }, env });
+      const w = tsWorker('./render-worker.ts', { env });
       this.#results.push([]);
       w.on('message', (msg: { done?: RenderDone; error?: string }) => {
         this.#busy--;

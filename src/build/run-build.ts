@@ -62,15 +62,6 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   };
   log(`Reading ${opts.dataDir}`);
   const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(fail);
-  // At most one month read afresh (an operator's monthly build): the page workers start now,
-  // loading the compiled modules on the other core while this thread scores and writes the
-  // views. After a longer read (a cold build) they start with their job instead, once the
-  // month jobs are done (write-site.ts), so that their memory does not add to those jobs'.
-  if (opening && data.cacheHits >= data.months.length - 1)
-    void opening.then((p) => {
-      if (p.hit) log('Page workers started ahead');
-      p.prestart();
-    }, () => {});
   const reg = data.registry;
   const pools = universes(reg);
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
@@ -119,7 +110,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     log('Writing views');
     const viewsReady = pages
       ? () => {
-          if (pages.hit) log('Page workers given their job, beside the views step');
+          if (pages.hit) log('Page workers started beside the views step');
           pages.viewsReady();
         }
       : undefined;
