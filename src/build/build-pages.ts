@@ -71,8 +71,9 @@ export interface PagesStep {
   readonly hit: boolean;
   /**
    * What the page workers' routes read is on disk: meta.json, the current month's company
-   * views and leaderboards (src/components/site-data.ts). On a hit the workers start
-   * rendering the profiles and leaderboards, every share in a worker thread.
+   * views and leaderboards (src/components/site-data.ts). On a hit the page worker
+   * threads start rendering the profiles and leaderboards; the build's thread joins them
+   * in `finish()`.
    */
   viewsReady(): void;
   /** The whole JSON tree is written: renders the rest, joins the tree to the pages in `outDir`. */
@@ -126,7 +127,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   await mkdir(join(opts.root, '.cache'), { recursive: true });
   const entry = opts.cacheDir && workers > 0 ? pagesEntry(opts.cacheDir, pagesInputsKey(opts.root, opts.siteUrl, WORKER_ROUTES)) : null;
   const hit = entry && process.env[FORCE_COMPILE_ENV] !== '1' ? await readCacheFolder(entry.path, entry.key, log) : null;
-  const t0 = performance.now();
   let recipe: PagesRecipe | null = null;
   /** On a hit: the files restored from the entry (client assets, public files), and their bytes. */
   let restored = { files: 0, bytes: 0 };
@@ -149,9 +149,9 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   }
   let pool: PagePool | null = null;
   let t1 = 0;
-  const logWorkers = (done: RenderTotals, main: boolean) => {
+  const logWorkers = (done: RenderTotals) => {
     const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
-    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread${main ? ' (main first)' : ''}: ${cpu}`);
+    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu}`);
   };
 
   /** Joins the JSON tree to the pages and moves them to `outDir`. */
@@ -180,11 +180,12 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           const statics = await renderStatics(compiled, recipe!, inside);
           log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t2) / 1000).toFixed(1)} s wall`);
           const done = await pool!.join();
-          logWorkers(done, true);
+          logWorkers(done);
           await join_();
           // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
           return { files: restored.files + statics.pages + done.pages, bytes: restored.bytes + statics.bytes + done.bytes, compiled: false };
         }
+        const t0 = performance.now();
         // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
         const { build } = await import('astro');
         const release = await astroLock(opts.root);
@@ -206,7 +207,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           made = await makeRecipe(compiled, inside, WORKER_ROUTES);
           if (entry && !made.recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
           t1 = performance.now();
-          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }), true);
+          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }));
         }
         // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
         for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
