@@ -6,8 +6,7 @@ import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe } from './pages-cache.ts';
-import { IN_WORKERS_ENV, WORKER_ROUTES, pageWorkers, renderInWorkers } from './render-pages.ts';
-import { makeRecipe, renderStatics } from './render-share.ts';
+import { IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -55,18 +54,63 @@ export interface PagesOptions {
   log?: (line: string) => void;
 }
 
+/** What the pages step wrote (the JSON tree it joins is counted by the caller). */
+export interface PagesWritten {
+  files: number;
+  bytes: number;
+  compiled: boolean;
+}
+
+/**
+ * The pages step, opened before the JSON tree is complete (run-build.ts). With the
+ * compiled pages in the build cache, the page workers start at `viewsReady()`, beside the
+ * rest of the views step; otherwise everything happens in `finish()`.
+ */
+export interface PagesStep {
+  /** Whether the compiled pages came from the build cache (no `astro build`). */
+  readonly hit: boolean;
+  /**
+   * What the page workers' routes read is on disk: meta.json, the current month's company
+   * views and leaderboards (src/components/site-data.ts). On a hit the page worker
+   * threads start rendering the profiles and leaderboards; the build's thread joins them
+   * in `finish()`.
+   */
+  viewsReady(): void;
+  /** The whole JSON tree is written: renders the rest, joins the tree to the pages in `outDir`. */
+  finish(): Promise<PagesWritten>;
+  /** The build failed: ends the page workers and removes the step's folders. */
+  abort(): Promise<void>;
+}
+
+/**
+ * The pages step in one go, over views already written (scripts/build-pages.ts): see
+ * {@link openPages}.
+ */
+export async function buildPages(opts: PagesOptions): Promise<PagesWritten> {
+  const step = await openPages(opts);
+  try {
+    step.viewsReady();
+    return await step.finish();
+  } catch (e) {
+    await step.abort();
+    throw e;
+  }
+}
+
 /**
  * The pages step. With the compiled pages in the build cache (pages-cache.ts; not with
  * `EVI_PAGE_WORKERS=0`, nor `EVI_PAGES_COMPILE=1`): no Astro build; the cached modules,
- * client assets and public files are restored and every route is rendered from the
- * modules (render-share.ts). Otherwise Astro builds `src/pages` into `outDir`, then the
- * page workers (render-pages.ts) render the profiles and leaderboards unless
- * `EVI_PAGE_WORKERS=0`, and what Astro compiled is stored in the cache. Pages read the
- * views from `viewsDir`. The JSON tree in `jsonDir` (views, static API answers, host
- * files, written beforehand by the build's JsonWriter) then joins the pages, one rename
- * per top-level entry instead of one Astro route per file. Returns what the pages step itself wrote.
+ * client assets and public files are restored at once, the profiles and leaderboards
+ * are rendered from the modules by the page workers as soon as their views are written
+ * (`viewsReady`), and every route without parameters once the whole JSON tree is there
+ * (`finish`: the API docs call the handler over it). Otherwise (`finish`) Astro builds
+ * `src/pages` into `outDir`, then the page workers (render-pages.ts) render the profiles
+ * and leaderboards unless `EVI_PAGE_WORKERS=0`, and what Astro compiled is stored in the
+ * cache. Pages read the views from `viewsDir`. The JSON tree in `jsonDir` (views, static
+ * API answers, host files, written beforehand by the build's JsonWriter) then joins the
+ * pages, one rename per top-level entry instead of one Astro route per file.
  */
-export async function buildPages(opts: PagesOptions): Promise<{ files: number; bytes: number; compiled: boolean }> {
+export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   const verbose = process.env.EVI_ASTRO_LOG === '1';
   const log = opts.log ?? ((l: string) => verbose && console.error(l));
   process.env.EVI_VIEWS_DIR = opts.viewsDir;
@@ -78,14 +122,15 @@ export async function buildPages(opts: PagesOptions): Promise<{ files: number; b
   // compiled modules stay inside the project too: they import Astro's runtime packages by name.
   const inside = join(opts.root, '.cache', `pages-${process.pid}`);
   const compiled = join(opts.root, '.cache', `pages-${process.pid}-compiled`);
-  const clean = () => Promise.all([inside, compiled].map((d) => rm(d, { recursive: true, force: true })));
+  const clean = () => Promise.all([inside, compiled].map((d) => rm(d, { recursive: true, force: true }))).then(() => {});
   await clean();
   await mkdir(join(opts.root, '.cache'), { recursive: true });
   const entry = opts.cacheDir && workers > 0 ? pagesEntry(opts.cacheDir, pagesInputsKey(opts.root, opts.siteUrl, WORKER_ROUTES)) : null;
   const hit = entry && process.env[FORCE_COMPILE_ENV] !== '1' ? await readCacheFolder(entry.path, entry.key, log) : null;
+  let recipe: PagesRecipe | null = null;
+  /** On a hit: the files restored from the entry (client assets, public files), and their bytes. */
+  let restored = { files: 0, bytes: 0 };
   try {
-    const t0 = performance.now();
-    let recipe: PagesRecipe | null = null;
     if (hit) {
       for (const f of hit.files) {
         const to = f.path === RECIPE ? null : f.path.startsWith(`${SERVER}/`) ? join(compiled, f.path.slice(SERVER.length + 1)) : join(inside, f.path.slice(STATIC.length + 1));
@@ -93,54 +138,92 @@ export async function buildPages(opts: PagesOptions): Promise<{ files: number; b
         else {
           await mkdir(dirname(to), { recursive: true });
           await copyFile(f.file, to);
+          if (f.path.startsWith(`${STATIC}/`)) restored = { files: restored.files + 1, bytes: restored.bytes + f.bytes };
         }
       }
       if (!recipe) throw new Error(`pages: cache entry ${entry!.path} has no recipe`);
-      process.env[IN_WORKERS_ENV] = '0';
-      const statics = await renderStatics(compiled, recipe, inside);
-      log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t0) / 1000).toFixed(1)} s wall`);
-    } else {
-      // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
-      const { build } = await import('astro');
-      const release = await astroLock(opts.root);
-      try {
-        await build({
-          root: opts.root,
-          outDir: inside,
-          site: opts.siteUrl,
-          logLevel: verbose ? 'info' : 'warn',
-          integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
-        });
-      } finally {
-        await release();
-      }
-      log(`pages: astro build ${((performance.now() - t0) / 1000).toFixed(1)} s wall${entry ? ' (compiled pages not in the cache)' : ''}`);
     }
-    if (workers > 0) {
-      let routes;
-      let manifest = recipe?.manifest ?? '';
-      if (hit) routes = recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 }));
-      else {
-        const made = await makeRecipe(compiled, inside, WORKER_ROUTES);
-        recipe = made.recipe;
-        if (entry && !recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
-        routes = made.workers.map((r) => ({ ...r, from: 1 }));
-        manifest = made.manifest;
-      }
-      const t1 = performance.now();
-      const done = await renderInWorkers({ serverDir: compiled, manifest, outDir: inside, routes, workers });
-      const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
-      log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu}`);
-    }
-    // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
-    for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
-    if (entry && !hit && recipe) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, recipe));
-    // Counted before the JSON joins: the caller counts that itself.
-    const pages = await sizeOf(inside);
+  } catch (e) {
+    await clean();
+    throw e;
+  }
+  let pool: PagePool | null = null;
+  let t1 = 0;
+  const logWorkers = (done: RenderTotals) => {
+    const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
+    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu}`);
+  };
+
+  /** Joins the JSON tree to the pages and moves them to `outDir`. */
+  const join_ = async () => {
     for (const name of (await readdir(opts.jsonDir)).sort()) await moveDir(join(opts.jsonDir, name), join(inside, name));
     await moveDir(inside, opts.outDir);
-    return { ...pages, compiled: !hit };
-  } finally {
-    await clean();
-  }
+  };
+
+  const step: PagesStep = {
+    hit: hit !== null,
+    viewsReady() {
+      if (!hit || pool) return;
+      const routes = recipe!.routes.filter((r) => r.out === null);
+      t1 = performance.now();
+      pool = new PagePool(workers - 1);
+      pool.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: routes.map((r) => ({ ...r, from: 0 })) });
+    },
+    async finish() {
+      try {
+        if (hit) {
+          // The routes without parameters (the API docs read the whole JSON tree), then this
+          // thread's shares of the profiles and leaderboards beside the worker threads'.
+          step.viewsReady();
+          const t2 = performance.now();
+          const { renderStatics } = await import('./render-share.ts');
+          const statics = await renderStatics(compiled, recipe!, inside);
+          log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t2) / 1000).toFixed(1)} s wall`);
+          const done = await pool!.join();
+          logWorkers(done);
+          await join_();
+          // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
+          return { files: restored.files + statics.pages + done.pages, bytes: restored.bytes + statics.bytes + done.bytes, compiled: false };
+        }
+        const t0 = performance.now();
+        // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
+        const { build } = await import('astro');
+        const release = await astroLock(opts.root);
+        try {
+          await build({
+            root: opts.root,
+            outDir: inside,
+            site: opts.siteUrl,
+            logLevel: verbose ? 'info' : 'warn',
+            integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
+          });
+        } finally {
+          await release();
+        }
+        log(`pages: astro build ${((performance.now() - t0) / 1000).toFixed(1)} s wall${entry ? ' (compiled pages not in the cache)' : ''}`);
+        const { makeRecipe } = await import('./render-share.ts');
+        let made: Awaited<ReturnType<typeof makeRecipe>> | null = null;
+        if (workers > 0) {
+          made = await makeRecipe(compiled, inside, WORKER_ROUTES);
+          if (entry && !made.recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
+          t1 = performance.now();
+          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }));
+        }
+        // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
+        for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
+        if (entry && made?.recipe) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, made.recipe));
+        // Counted before the JSON joins: the caller counts that itself.
+        const pages = await sizeOf(inside);
+        await join_();
+        return { ...pages, compiled: true };
+      } finally {
+        await step.abort();
+      }
+    },
+    async abort() {
+      await pool?.stop();
+      await clean();
+    },
+  };
+  return step;
 }

@@ -11,7 +11,7 @@
  * `makeRecipe`). On a cache hit (pages-cache.ts) Astro does not run: the workers render
  * every page of these routes, from the cached modules, with the additions recorded then.
  */
-import { renderShare } from './render-share.ts';
+import type { Worker } from 'node:worker_threads';
 import { defaultWorkers, tsWorker } from './worker-pool.ts';
 import type { RenderDone, RenderJob } from './render-share.ts';
 
@@ -32,29 +32,152 @@ export function pageWorkers(env: NodeJS.ProcessEnv = process.env): number {
   return defaultWorkers();
 }
 
+export interface RenderTotals {
+  pages: number;
+  bytes: number;
+  cpu: (number | null)[];
+  sys: (number | null)[];
+}
+
+/** A page worker thread started with its job: `done` settles with its share. */
+function pageThread(n: number, job: RenderJob): { done: Promise<RenderDone>; stop(): Promise<void> } {
+  const w = tsWorker('./render-worker.ts', { workerData: { job }, env: { ...process.env } });
+  const done = new Promise<RenderDone>((resolve, reject) => {
+    w.once('message', (msg: { done?: RenderDone; error?: string }) => {
+      void w.terminate();
+      if (msg.error) reject(new Error(msg.error));
+      else resolve(msg.done!);
+    });
+    w.once('error', reject);
+    w.once('exit', (code) => reject(new Error(`page worker ${n} exited with code ${code}`)));
+  });
+  done.catch(() => {}); // awaited by the caller
+  return {
+    done,
+    async stop() {
+      w.removeAllListeners('exit');
+      await w.terminate();
+    },
+  };
+}
+
+const totals = (all: RenderDone[]): RenderTotals => ({
+  pages: all.reduce((n, d) => n + d.pages, 0),
+  bytes: all.reduce((n, d) => n + d.bytes, 0),
+  cpu: all.map((d) => d.cpu),
+  sys: all.map((d) => d.sys),
+});
+
+/** One thread's shares added up. */
+const sum = (all: RenderDone[]): RenderDone => ({
+  pages: all.reduce((n, d) => n + d.pages, 0),
+  bytes: all.reduce((n, d) => n + d.bytes, 0),
+  cpu: all.some((d) => d.cpu === null) ? null : all.reduce((n, d) => n + d.cpu!, 0),
+  sys: all.some((d) => d.sys === null) ? null : all.reduce((n, d) => n + d.sys!, 0),
+});
+
 /**
  * Renders the pages of each route in `routes` from its path `from` on (1 when Astro's
- * pipeline wrote the first, 0 on a cache hit) into `outDir`: one share in this thread
- * (idle otherwise, and it has the compiled modules' dependencies loaded already), the
- * others in `workers - 1` worker threads.
+ * pipeline wrote the first) into `outDir`: one share in this thread (idle otherwise, and it
+ * has the compiled modules' dependencies loaded already), the others in `workers - 1`
+ * worker threads.
  */
-export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<{ pages: number; bytes: number; cpu: (number | null)[]; sys: (number | null)[] }> {
+export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<RenderTotals> {
   const job = (worker: number): RenderJob => ({ ...opts, worker });
   // Astro's pipeline is done: from here every getStaticPaths gives all its paths.
   process.env[IN_WORKERS_ENV] = '0';
-  const env = { ...process.env };
-  const others = Array.from({ length: opts.workers - 1 }, (_, i) => {
-    return new Promise<RenderDone>((resolve, reject) => {
-      const w = tsWorker('./render-worker.ts', { workerData: job(i + 1), env });
-      w.once('message', (msg: { done?: RenderDone; error?: string }) => {
-        void w.terminate();
-        if (msg.error) reject(new Error(msg.error));
-        else resolve(msg.done!);
+  const others = Array.from({ length: opts.workers - 1 }, (_, i) => pageThread(i + 1, job(i + 1)));
+  // Loaded here, not with this module: the build opens the pages step early (build-pages.ts), and Astro's runtime is only needed now.
+  const { renderShare } = await import('./render-share.ts');
+  try {
+    return totals(await Promise.all([renderShare(job(0)), ...others.map((t) => t.done)]));
+  } finally {
+    await Promise.all(others.map((t) => t.stop()));
+  }
+}
+
+/** Shares a page job is cut into for each thread rendering it ({@link PagePool}): small enough that the threads end together. */
+const SHARES_PER_THREAD = 8;
+
+/**
+ * Page workers rendering beside other work (a cache hit of the compiled pages:
+ * build-pages.ts starts them beside the end of the views step). `render` cuts the job
+ * into shares (every n-th path of each route, as render-share.ts takes them) and hands
+ * them out one at a time: the `threads` worker threads start at once; the build's thread
+ * takes shares too from `join()` on, once its own work is done, so that all end together
+ * whichever started first.
+ */
+export class PagePool {
+  readonly #workers: Worker[];
+  #queue: RenderJob[] = [];
+  #results: RenderDone[][] = [];
+  #busy = 0;
+  #error: Error | null = null;
+  #settled: (() => void)[] = [];
+
+  constructor(threads: number) {
+    // Every getStaticPaths gives all its paths (no Astro pipeline on a hit).
+    process.env[IN_WORKERS_ENV] = '0';
+    const env = { ...process.env };
+    this.#workers = Array.from({ length: threads }, (_, i) => {
+      const w = tsWorker('./render-worker.ts', { env });
+      this.#results.push([]);
+      w.on('message', (msg: { done?: RenderDone; error?: string }) => {
+        this.#busy--;
+        if (msg.error) this.#fail(new Error(msg.error));
+        else {
+          this.#results[i]!.push(msg.done!);
+          this.#next(w);
+        }
+        this.#settle();
       });
-      w.once('error', reject);
-      w.once('exit', (code) => reject(new Error(`page worker ${i + 1} exited with code ${code}`)));
+      w.on('error', (e) => this.#fail(e));
+      w.on('exit', (code) => this.#fail(new Error(`page worker ${i + 1} exited with code ${code}`)));
+      return w;
     });
-  });
-  const done = await Promise.all([renderShare(job(0)), ...others]);
-  return { pages: done.reduce((n, d) => n + d.pages, 0), bytes: done.reduce((n, d) => n + d.bytes, 0), cpu: done.map((d) => d.cpu), sys: done.map((d) => d.sys) };
+    this.#results.push([]); // the build's thread's shares, last
+  }
+
+  /** Starts rendering: the worker threads take the first shares. */
+  render(opts: Omit<RenderJob, 'worker' | 'workers'>): void {
+    const shares = (this.#workers.length + 1) * SHARES_PER_THREAD;
+    this.#queue = Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares }));
+    for (const w of this.#workers) this.#next(w);
+  }
+
+  /** This thread takes shares until none is left, then waits for the worker threads; the totals by thread (this one first). */
+  async join(): Promise<RenderTotals> {
+    const { renderShare } = await import('./render-share.ts');
+    const own = this.#results.at(-1)!;
+    for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) own.push(await renderShare(job));
+    while (this.#busy > 0 && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
+    if (this.#error) throw this.#error;
+    return totals([own, ...this.#results.slice(0, -1)].map(sum));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.#workers.map((w) => {
+        w.removeAllListeners('exit');
+        return w.terminate();
+      }),
+    );
+  }
+
+  #next(w: Worker): void {
+    const job = this.#queue.shift();
+    if (!job || this.#error) return;
+    this.#busy++;
+    w.postMessage(job);
+  }
+
+  #settle(): void {
+    for (const wake of this.#settled.splice(0)) wake();
+  }
+
+  #fail(e: Error): void {
+    this.#error ??= e;
+    this.#busy = 0;
+    this.#settle();
+  }
 }

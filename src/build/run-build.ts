@@ -9,6 +9,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { universes, type MonthResult } from '../core/score.ts';
 import { metaView, METHODOLOGY_VERSION, type SiteInput } from '../core/views/build-views.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
@@ -45,17 +47,29 @@ export interface BuildOptions {
   releaseStep?: (step: ReleaseStep) => void;
 }
 
+/** A full garbage collection of this thread's heap, now (V8's `gc`, exposed at run time as `node --expose-gc` does at start). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
   const outDir = resolve(opts.outDir);
   // Opened first: the releases behind the live one are removed while the months are read.
   const stage = await Stage.open(outDir);
-  log(`Reading ${opts.dataDir}`);
-  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(async (e: unknown) => {
+  // The pages step opens at once: on a cache hit of the compiled pages their files are
+  // restored while the months are read (build-pages.ts).
+  const opening = opts.pages !== false ? import('./build-pages.ts').then(({ openPages }) => openPages({ root: opts.root, outDir: stage.site, viewsDir: join(stage.json, 'views'), jsonDir: stage.json, siteUrl: opts.siteUrl, cacheDir: opts.cacheDir, log })) : null;
+  opening?.catch(() => {}); // awaited below
+  const fail = async (e: unknown): Promise<never> => {
+    await opening?.then((p) => p.abort(), () => {});
     await stage.discard();
     throw e;
-  });
+  };
+  log(`Reading ${opts.dataDir}`);
+  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(fail);
   const reg = data.registry;
   const pools = universes(reg);
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
@@ -100,18 +114,30 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const meta = metaView(input, apiDescriptionFor(opts.deploy ?? DEFAULT_DEPLOY));
     const ranked = new Map(results.map((r) => [r.month, new Set([...r.overall.values()].flatMap((o) => [...o.order].map((idx) => reg.companies[idx]!.slug)))]));
 
+    const pages = opening ? await opening : null;
     log('Writing views');
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, workers: opts.workers, log });
+    const viewsReady = pages
+      ? () => {
+          if (pages.hit) log('Page workers started beside the views step');
+          pages.viewsReady();
+        }
+      : undefined;
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, workers: opts.workers, viewsReady, log });
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).
     results.length = 0;
 
-    if (opts.pages !== false) {
+    if (pages) {
+      // On a cache hit a page worker renders already (beside the views step's tail); this
+      // thread's heap, at its largest after the views step and now mostly garbage, is
+      // collected at once before this thread renders its own pages beside it, instead of
+      // whenever V8's growth heuristics (set by that largest heap) call for it: so that
+      // the two heaps' peaks do not add up.
+      if (pages.hit) collectGarbage();
       log('Building pages');
-      const { buildPages } = await import('./build-pages.ts');
-      const pages = await buildPages({ root: opts.root, outDir: stage.site, viewsDir: join(stage.json, 'views'), jsonDir: stage.json, siteUrl: opts.siteUrl, cacheDir: opts.cacheDir, log });
-      report.output.files += pages.files;
-      report.output.bytes += pages.bytes;
+      const written = await pages.finish();
+      report.output.files += written.files;
+      report.output.bytes += written.bytes;
     } else await stage.jsonIsSite();
     new JsonWriter(stage.site).write('build-report.json', report);
 
@@ -119,8 +145,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     // The swap: one rename of a symbolic link, once the new build is complete.
     await stage.publish(opts.releaseStep);
   } catch (e) {
-    await stage.discard();
-    throw e;
+    await fail(e);
   }
   return { report, seconds: (performance.now() - t0) / 1000, cacheHits: data.cacheHits };
 }

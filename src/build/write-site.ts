@@ -34,6 +34,8 @@ export interface SiteParts {
   cacheDir: string | null;
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
   workers?: number;
+  /** Called once meta.json, the current month's company views and its leaderboards are on disk (what the page workers read). */
+  viewsReady?: () => void;
   log: (line: string) => void;
 }
 
@@ -96,9 +98,21 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   const boardsReady = new Promise<void>((resolve) => (currentBoards = resolve));
   const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, log });
   // Not awaited yet: a failure is reported by the awaits below.
-  months.catch(() => {});
+  let monthsDone = false;
+  months.then(() => (monthsDone = true), () => {});
   views.write('meta.json', meta);
-
+  // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
+  await Promise.race([boardsReady, months]);
+  await queue.flush();
+  // What the page workers read (meta.json, the current views and leaderboards) is on disk:
+  // they start beside the rest of this step, unless month jobs still run on the worker
+  // threads (a cold build), whose memory would add up with theirs: then after those.
+  let pagesStarted = false;
+  const pagesMayStart = () => {
+    if (!pagesStarted) parts.viewsReady?.();
+    pagesStarted = true;
+  };
+  if (monthsDone) pagesMayStart();
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
@@ -111,8 +125,6 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
 
   // Answers for static hosts (the handler's own, read from the views just written: the
   // current month's leaderboards among them), OpenAPI, host files.
-  // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
-  await Promise.race([boardsReady, months]);
   await queue.flush();
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
@@ -120,6 +132,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
   const done = await months;
+  pagesMayStart();
   log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
   log(`  ${done.pastMonths} past months' company views (${done.viewsFromCache} from the cache)`);
   const manifests: MonthManifest[] = [];

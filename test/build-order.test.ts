@@ -1,0 +1,71 @@
+/**
+ * The build's order with the compiled pages in the cache (src/build/run-build.ts,
+ * build-pages.ts): the page workers start once the current views and leaderboards are
+ * written, and render beside the rest of the views step. The output must be the one of a build that renders the pages after the
+ * whole JSON tree (the shared sample build: no cache, Astro's compile), file for file and
+ * byte for byte, and the build's report must count the same files and bytes.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, buildSite } from './lib/build-once.ts';
+
+let dist: string;
+let tmp: string;
+const logs: string[] = [];
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+function build(env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    child.stderr.on('data', (b: Buffer) => (log += b));
+    child.on('error', fail);
+    child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`build failed (exit ${code}):\n${log.slice(-4000)}`))));
+  });
+}
+
+beforeAll(async () => {
+  dist = await buildSite();
+  tmp = mkdtempSync(join(tmpdir(), 'evi-order-'));
+  // The build writes the ledger into its data folder: a copy.
+  cpSync(DATA_DIR, join(tmp, 'data'), { recursive: true });
+  const env = { EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') };
+  // The first compiles the pages and stores them; the second renders from the cache.
+  logs.push(await build(env), await build(env));
+}, 600_000);
+
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('pages beside the views step (compiled pages from the cache)', () => {
+  it('start the page workers before the views step ends', () => {
+    const [miss, hit] = logs;
+    expect(miss).toMatch(/astro build/);
+    expect(miss).not.toMatch(/Page workers started/);
+    expect(hit).not.toMatch(/astro build/);
+    const at = (line: RegExp) => hit!.split('\n').findIndex((l) => line.test(l));
+    expect(at(/Page workers started beside/)).toBeGreaterThan(at(/current company views/));
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/static answers, OpenAPI/));
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/Building pages/));
+  });
+
+  it('write the same files, byte for byte, as a build rendering the pages after the JSON tree', () => {
+    const out = join(tmp, 'out');
+    const all = files(dist);
+    expect(all.filter((f) => f.startsWith('company/')).length).toBeGreaterThan(100);
+    expect(files(out)).toEqual(all);
+    expect(all.filter((f) => !readFileSync(join(out, f)).equals(readFileSync(join(dist, f))))).toEqual([]);
+  });
+});
