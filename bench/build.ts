@@ -315,7 +315,9 @@ try {
     csvBytes: number;
     aggregateJsonBytes: number;
     stages: { name: string; seconds: number; cpuSeconds: number }[];
+    heapHeldBytes?: number;
   };
+  if (prof.heapHeldBytes !== undefined) say(`  profile: heap held at the end of the month's fold (the accumulator alive): ${fmt(prof.heapHeldBytes / 2 ** 20, 1)} MiB`);
   for (const s of prof.stages) say(`  profile: ${s.name.padEnd(55)} ${secs(s.seconds)}  (CPU ${secs(s.cpuSeconds)})  ${fmt(prof.rows / s.seconds)} rows/s`);
   noteLoad('end');
 

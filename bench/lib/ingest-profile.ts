@@ -8,7 +8,7 @@
  * 32 KiB pieces as src/build/read-csv.ts feeds it -> + readCsv (trimming, line counting, header
  * mapping) -> + MonthAccumulator (validation and
  * aggregation) = parseMonthFile. The accumulator is also timed alone over records already
- * in memory; then the cache entry (JSON.stringify, written by the parser worker itself
+ * in memory, and the heap held at the end of a month's fold (heapHeldBytes, with --expose-gc); then the cache entry (JSON.stringify, written by the parser worker itself
  * since the workers store their months) and the structured clone a worker hand-off would
  * cost (the build no longer makes it when it has a cache); and csv-parse, the parser
  * before PapaParse, for comparison. Each stage is run EVI_PROFILE_REPS times (default 2),
@@ -98,6 +98,15 @@ await stage('gunzip + PapaParse + readCsv (trim, lines, header)', async () => {
 });
 const parsed = await stage('parseMonthFile (all of the above + MonthAccumulator)', () => parseMonthFile(file, file, month, lookups, gz));
 const rows = parsed.aggregate!.rows;
+// The heap a month holds at the end of its fold (the accumulator alive, all else collected):
+// text of the month kept alive by a value cut from it and kept would show here.
+gc();
+const heapBefore = process.memoryUsage().heapUsed;
+const folding = new MonthAccumulator(file, month, lookups, new IssueList());
+await readCsv(file, gz, MENTION_COLUMNS, new IssueList(), (f, line) => folding.add(f, line));
+gc();
+const heapHeldBytes = process.memoryUsage().heapUsed - heapBefore;
+folding.finish();
 const records: string[][] = [];
 await readCsv(file, gz, MENTION_COLUMNS, new IssueList(), (f) => void records.push(f));
 const agg = await stage('MonthAccumulator alone (records in memory)', () => {
@@ -123,4 +132,4 @@ if (process.env.EVI_PROFILE_CSV_PARSE !== '0') {
     // not installed
   }
 }
-console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateJsonBytes: json.length, contexts: agg.contexts.length, stages }));
+console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateJsonBytes: json.length, heapHeldBytes, contexts: agg.contexts.length, stages }));

@@ -17,6 +17,17 @@ import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
 
 const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
 
+/**
+ * A parser worker's young generation (V8 makes it three semi-spaces): a month's rows and
+ * substrings are short-lived (in the build's thread, with 16 MiB semi-spaces, one month's
+ * parse runs ~75 scavenges), and once no kept value holds the month's text few of them
+ * survive one. With 32 MiB semi-spaces (instead of what V8 derives from the worker's
+ * old-generation cap), a cold ingest of 24 reference months took 46.5-47.8 s of CPU
+ * instead of 48.3-50.5 s, for 107-210 MB more peak RSS in the ingest phase (BENCHMARKS.md,
+ * "Build: ingest, third round").
+ */
+const PARSER_YOUNG_GENERATION_MB = 96;
+
 export interface MonthFile {
   month: string;
   path: string;
@@ -154,7 +165,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         // and the heap cap follows the largest of them.
         const size = Math.min(most, months.length - held.i);
         if (size > 1) {
-          pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)));
+          pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
           start(held);
           start(job);
         } else {

@@ -122,10 +122,18 @@ class Ids {
  * after other answers'. Nearly every lookup misses (a new answer), ~370,000 a month: a JS
  * Map cost ~0.35 s of CPU a month for them. This is an open-addressing table in one typed
  * array of (32-bit hash, number + 1) pairs, linear probing, at most half full: a miss is
- * one or two neighbouring slots, and strings are compared only when the hashes are equal.
+ * one or two neighbouring slots, and ids are compared only when the hashes are equal.
+ *
+ * The ids' characters are copied into one growing typed array, not kept as strings: the
+ * parser cuts an id as a view into its piece of text, so keeping the ids kept every piece
+ * of the month's text alive (~117 MB at the reference scale, copied by the young
+ * generation's collector and promoted); as copied strings they were 370,000 objects more.
  */
 class AnswerIds {
-  private readonly ids: string[] = [];
+  private chars = new Uint16Array(1 << 16);
+  /** id n's characters are chars[starts[n] .. starts[n + 1]) */
+  private starts = new Int32Array(1 << 12);
+  private n = 0;
   private slots = new Int32Array(2 << 12);
   /** The hash and the free slot the last missed `find` stopped at: where `add` puts it. */
   private h = 0;
@@ -142,19 +150,34 @@ class AnswerIds {
         this.at = i;
         return -1;
       }
-      if (slots[2 * i] === h && this.ids[n - 1] === id) return n - 1;
+      if (slots[2 * i] === h && this.is(n - 1, id)) return n - 1;
     }
+  }
+
+  /** Whether id number `k` is `id`. */
+  private is(k: number, id: string): boolean {
+    const start = this.starts[k]!;
+    if (this.starts[k + 1]! - start !== id.length) return false;
+    const chars = this.chars;
+    for (let i = 0; i < id.length; i++) if (chars[start + i] !== id.charCodeAt(i)) return false;
+    return true;
   }
 
   /** Numbers `id`, which the last `find` did not find. */
   add(id: string): void {
-    const n = this.ids.push(id);
-    if (2 * n > this.slots.length >> 1) {
+    const k = this.n++;
+    if (k + 2 > this.starts.length) this.starts = grown(this.starts, k + 2);
+    const start = this.starts[k]!;
+    if (start + id.length > this.chars.length) this.chars = grown(this.chars, start + id.length);
+    const chars = this.chars;
+    for (let i = 0; i < id.length; i++) chars[start + i] = id.charCodeAt(i);
+    this.starts[k + 1] = start + id.length;
+    if (2 * this.n > this.slots.length >> 1) {
       this.grow();
       this.find(id);
     }
     this.slots[2 * this.at] = this.h;
-    this.slots[2 * this.at + 1] = n;
+    this.slots[2 * this.at + 1] = this.n;
   }
 
   private grow(): void {
@@ -169,6 +192,13 @@ class AnswerIds {
       slots[2 * i + 1] = old[j + 1]!;
     }
   }
+}
+
+/** A copy of `a` at least `size` long (at least twice as long). */
+function grown<T extends Int32Array | Uint16Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
+  b.set(a);
+  return b;
 }
 
 /** FNV-1a over the UTF-16 code units, then a final mix so that the low bits depend on every unit. */
@@ -352,11 +382,7 @@ export class MonthAccumulator {
         ctx.agg.answers.push(combo);
       }
       a = this.nAnswers++;
-      if ((a + 1) * SIG > this.sigs.length) {
-        const grown = new Int32Array(this.sigs.length * 2);
-        grown.set(this.sigs);
-        this.sigs = grown;
-      }
+      if ((a + 1) * SIG > this.sigs.length) this.sigs = grown(this.sigs, (a + 1) * SIG);
       const o = a * SIG;
       const sigs = this.sigs;
       sigs[o] = mid;
@@ -367,7 +393,6 @@ export class MonthAccumulator {
       sigs[o + S_LINE] = line;
       sigs[o + S_CTX] = ci;
       sigs[o + S_ANSWER] = answer;
-      // Kept as cut (a view into the parser's chunk): copying 370,000 ids a month cost more CPU than the text they keep alive.
       this.answers.add(answerId);
     }
     this.last = a;
@@ -465,7 +490,7 @@ export class MonthAccumulator {
     if (c === this.lastDate || this.validDates.has(c)) return true;
     const d = collectedDate(c);
     if (d === null) return false;
-    this.validDates.set(c, d);
+    this.validDates.set(own(c), d);
     return true;
   }
 
