@@ -132,7 +132,8 @@ function* views(input: SiteInput, meta: MetaView, past: boolean, histories: Hist
         const d = b.detail!.get(c.idx)!;
         others.sort((x, y) => compareEntries(x.board, x.pos, y.board, y.pos));
         const { history, prev } = histories.of(`${code}/${b.industrySlug}`, c.idx, code);
-        const base: Omit<CompanyProfile, 'summary' | 'methodology'> = {
+        // summary last but one, as a profile has it: set below, once the rest is there to tell it
+        const profile: CompanyProfile = {
           company: c.name,
           slug: c.slug,
           website: c.website,
@@ -154,8 +155,11 @@ function* views(input: SiteInput, meta: MetaView, past: boolean, histories: Hist
           ...(past ? {} : { lastUpdated: meta.lastUpdated }),
           profileUrl: urls.profile(c.slug),
           apiUrl: urls.company(c.slug, code === def ? null : code),
-        } as Omit<CompanyProfile, 'summary' | 'methodology'>;
-        view.profiles[code] = { ...base, summary: summaryAfter(base, prev, b.hits[p]!, b.k, results[0]!.month), methodology };
+          summary: '',
+          methodology,
+        } as CompanyProfile;
+        profile.summary = summaryAfter(profile, prev, b.hits[p]!, b.k, results[0]!.month);
+        view.profiles[code] = profile;
       }
     }
     yield view;
