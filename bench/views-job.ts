@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { universes, type MonthResult } from '../src/core/score.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { loadData } from '../src/build/load-data.ts';
-import { historyOnly, runMonthJob } from '../src/build/month-files.ts';
+import { historyOnly, keptHistory, runMonthJob } from '../src/build/month-files.ts';
 import { scoreMonths } from '../src/build/score-months.ts';
 
 const env = process.env;
@@ -54,7 +54,7 @@ try {
     }
     const refFiles = readdirSync(join(ref, 'views', 'months', month), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
     if (refFiles !== r.views!.files.length) (differ++, say(`  ${r.views!.files.length} files, the reference has ${refFiles}`));
-    say(`${month}: ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (user ${(c.user / 1e6).toFixed(2)}, sys ${(c.system / 1e6).toFixed(2)}), ${(wall / 1000).toFixed(2)} s wall, ${r.views!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${same} identical to the reference`);
+    say(`${month}: ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (user ${(c.user / 1e6).toFixed(2)}, sys ${(c.system / 1e6).toFixed(2)}), ${(wall / 1000).toFixed(2)} s wall, ${r.views!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${same} identical to the reference; history text kept ${(keptHistory(ctx) / 1e6).toFixed(1)} MB`);
     rmSync(out, { recursive: true, force: true });
   }
 } finally {

@@ -172,6 +172,9 @@ const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
  */
 const historiesOf = new WeakMap<MonthContext, HistoryTexts>();
 
+/** The history text a context's views jobs keep (bench/views-job.ts reports it). */
+export const keptHistory = (ctx: MonthContext): number => historiesOf.get(ctx)?.length ?? 0;
+
 /** Runs one month's job: makes its files and writes them to their targets. */
 export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: string) => void): Promise<MonthJobResult> {
   const reg = ctx.input.registry;

@@ -246,6 +246,13 @@ export class HistoryTexts implements Histories {
     this.#months = results.map((r) => r.month);
   }
 
+  /** The characters of history text kept (one byte each: the text is ASCII). */
+  get length(): number {
+    let n = 0;
+    for (const m of this.#pairs.values()) for (const t of m.values()) n += t.text.length;
+    return n;
+  }
+
   of(key: string, idx: number, code: string): History {
     const t = this.#pairs.get(key)!.get(idx)!;
     this.pending.set(code, t.text);
