@@ -68,8 +68,6 @@ export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8
 /** Whether `key` is an array index, which a JS object puts before its other keys (in numeric order). */
 const isIndex = (key: string) => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
 
-const OPEN = Buffer.from('{'), COMMA = Buffer.from(','), CLOSE = Buffer.from('}');
-
 /**
  * A month's company views as files (paths under views/): shards of the companies with
  * data that month (each `{slug: view}` in slug order, as JSON.stringify of that object
@@ -78,11 +76,8 @@ const OPEN = Buffer.from('{'), COMMA = Buffer.from(','), CLOSE = Buffer.from('}'
  * `strip`: the views carry `lastUpdated` (the current month's), left out of a past month's.
  */
 export class ShardFiles {
-  // Per shard, its entries' bytes: array-index slugs apart, since an object puts those
-  // first. Bytes (outside V8's heap) rather than strings: a month's ~75 MB of view text
-  // held as strings until the shards are written was copied and marked by each garbage
-  // collection on its way to the old generation.
-  readonly #shards = new Map<number, { index: [number, Uint8Array][]; rest: Uint8Array[] }>();
+  // Per shard, its entries' text: array-index slugs apart, since an object puts those first.
+  readonly #shards = new Map<number, { index: [number, string][]; rest: string[] }>();
   readonly #rankings: SearchRankingsView;
 
   constructor(
@@ -114,7 +109,7 @@ export class ShardFiles {
     const n = shardOf(view.slug, this.meta.companyShards);
     let shard = this.#shards.get(n);
     if (!shard) this.#shards.set(n, (shard = { index: [], rest: [] }));
-    const text = Buffer.from(`${JSON.stringify(view.slug)}:${json}`);
+    const text = `${JSON.stringify(view.slug)}:${json}`;
     if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
     else shard.rest.push(text);
   }
@@ -125,10 +120,7 @@ export class ShardFiles {
     for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
       const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
       this.#shards.delete(n);
-      const parts: Uint8Array[] = [OPEN];
-      entries.forEach((e, j) => (j ? parts.push(COMMA, e) : parts.push(e)));
-      parts.push(CLOSE);
-      yield [strip(viewPaths.companyShard(this.month, n)), Buffer.concat(parts)];
+      yield [strip(viewPaths.companyShard(this.month, n)), Buffer.from(`{${entries.join(',')}}`)];
     }
     yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
     // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
