@@ -10,7 +10,8 @@ import type { Company, Registry } from '../core/registry.ts';
 import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
-import { boardViews, companyViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { boardViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { companyViewTexts, HistoryTexts } from '../core/views/companies.ts';
 import { encodeBoard } from '../core/views/board-rows.ts';
 import { OVERALL, shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { writeCacheFolder } from './cache-file.ts';
@@ -98,11 +99,17 @@ export class ShardFiles {
       }
       past = { ...view, profiles };
     }
-    this.#rankings.companies[view.slug] = searchRankingOf(past);
+    this.addText(past, JSON.stringify(past));
+  }
+
+  /** Adds `view` (with whole profiles but for their histories) whose JSON text is `json`. */
+  addText(view: CompanyView, json: string): void {
+    if (view.defaultCountry === null) return;
+    this.#rankings.companies[view.slug] = searchRankingOf(view);
     const n = shardOf(view.slug, this.meta.companyShards);
     let shard = this.#shards.get(n);
     if (!shard) this.#shards.set(n, (shard = { index: [], rest: [] }));
-    const text = `${JSON.stringify(view.slug)}:${JSON.stringify(past)}`;
+    const text = `${JSON.stringify(view.slug)}:${json}`;
     if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
     else shard.rest.push(text);
   }
@@ -158,6 +165,16 @@ export function historyOnly(r: MonthResult): MonthResult {
 /** The companies' pools of a registry, made once per thread. */
 const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
 
+/**
+ * The views' histories as text, kept from one views job to the next of the same context
+ * (a month worker's, or the build's thread's without workers): the views jobs come in
+ * ascending order, so each appends the months since its thread's last one.
+ */
+const historiesOf = new WeakMap<MonthContext, HistoryTexts>();
+
+/** The history text a context's views jobs keep (bench/views-job.ts reports it). */
+export const keptHistory = (ctx: MonthContext): number => historiesOf.get(ctx)?.length ?? 0;
+
 /** Runs one month's job: makes its files and writes them to their targets. */
 export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: string) => void): Promise<MonthJobResult> {
   const reg = ctx.input.registry;
@@ -171,7 +188,11 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     if (!pools) poolsOf.set(reg, (pools = universes(reg)));
     const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
-    out.views = await put(job.views, shardFiles(ctx.meta, detailed.month, companyViews(input, ctx.meta, true)));
+    let histories = historiesOf.get(ctx);
+    if (!histories) historiesOf.set(ctx, (histories = new HistoryTexts()));
+    const files = new ShardFiles(ctx.meta, detailed.month);
+    for (const { view, text } of companyViewTexts(input, ctx.meta, histories)) files.addText(view, text);
+    out.views = await put(job.views, files.files());
   }
   return out;
 }

@@ -106,8 +106,10 @@ export async function writeMonths(opts: {
   }
   // The leaderboards first, newest first: the current month's (which the static answers
   // read) at once, and the light jobs while this thread makes the static answers (its own
-  // memory peak); then the views, the longest histories first, the short ones last.
-  const all = [...boardJobs.reverse(), ...viewJobs.reverse()];
+  // memory peak); then the views, oldest first: each thread keeps its last views'
+  // histories as text and appends the months since (HistoryTexts); the jobs with the
+  // longest histories now run last.
+  const all = [...boardJobs.reverse(), ...viewJobs];
   const jobs = all.map((j) => j.job);
   const targets = all.map((j) => j.made);
 

@@ -20,8 +20,15 @@ const inCountry = (country: string) => `in ${/^(United |Netherlands$|Philippines
  *   is only "new" after it.
  */
 export function summary(p: Omit<CompanyProfile, 'summary' | 'methodology'>, hits: number, k: number, firstMonth: string): string {
+  return summaryAfter(p, p.history.length > 1 ? p.history[p.history.length - 2]! : null, hits, k, firstMonth);
+}
+
+/**
+ * {@link summary} of a profile whose history is given by its entry before this month's
+ * (`prev`, null when this month's is its only entry): all the summary reads of it.
+ */
+export function summaryAfter(p: Omit<CompanyProfile, 'summary' | 'methodology' | 'history'>, prev: { month: string; rank: number } | null, hits: number, k: number, firstMonth: string): string {
   const first = `${p.company} ranks ${ordinal(p.industryRank)} of ${p.totalCompaniesInIndustry} ${p.industry} employers ${inCountry(p.country)} in ${p.month}, with a Visibility Score of ${p.visibilityScore}: AI assistants named it in ${hits} of ${k} model-and-theme combinations.`;
-  const prev = p.history.length > 1 ? p.history[p.history.length - 2]! : null;
   let moved = '';
   if (prev) {
     const d = Math.abs(prev.rank - p.industryRank);
