@@ -71,16 +71,16 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // Compressed on the thread pool as the lines come.
   const profiles = new ProfilesGzip();
   const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
-  const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
+  // Next month's past-month entry: each view's text made below from its profiles' texts.
+  const asPast = store ? new ShardFiles(meta, meta.month) : null;
   // The static answers: the company family's from each view as it is made, the rest below.
   const api = new JsonWriter(json, queue);
-  const current = new CurrentCompanyFiles(views, api, meta);
+  const current = new CurrentCompanyFiles(views, api, meta, asPast);
   for (const v of companyViews(input, meta)) {
     // The view, its static answers and its lines of the profiles download.
     for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
-    asPast?.add(v);
     await queue.drained();
   }
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
