@@ -86,10 +86,6 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
   const profilesGz = profiles.finish();
   profilesGz.catch(() => {}); // awaited below
-  if (store && asPast) {
-    await storeCurrentMonthViews(store, asPast);
-    log(`  ${meta.month}'s views stored in the cache for the next build`);
-  }
   // Leaderboards of every month (each month's also as one CSV download) and every past
   // month's company views: on the worker threads while this thread writes the rest. Started
   // once the current month's views are written, so that the two memory peaks do not add up.
@@ -113,6 +109,12 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
     pagesStarted = true;
   };
   if (monthsDone) pagesMayStart();
+  // Next month's past-month entry: stored once the page workers may start (not on the
+  // path to their start); its texts (~80 MiB at reference scale) let go here.
+  if (store && asPast) {
+    await storeCurrentMonthViews(store, asPast);
+    log(`  ${meta.month}'s views stored in the cache for the next build`);
+  }
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
