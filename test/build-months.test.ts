@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../src/build/run-build.ts';
-import { shardFiles } from '../src/build/month-files.ts';
+import { ShardFiles, shardFiles } from '../src/build/month-files.ts';
+import { CurrentCompanyFiles, pastProfileText } from '../src/build/static-files.ts';
+import { JsonWriter } from '../src/build/write-json.ts';
 import { searchRankings } from '../src/core/views/build-views.ts';
 import type { CompanyView, MetaView } from '../src/core/views/layout.ts';
 
@@ -50,6 +52,38 @@ describe('past month company views as files', () => {
     expect(files[0]![1].toString()).not.toMatch(/lastUpdated/);
     expect(files[1]![0]).toBe('months/2026-02/search-rankings.json');
     expect(Buffer.from(files[1]![1]).toString()).toBe(JSON.stringify(searchRankings({ ...meta, month: '2026-02' }, all.map(stripped))));
+  });
+
+  it('makes the current views as past (next month\'s cache entry) from their texts: the bytes of ShardFiles(strip), over every view of the sample and the basic data', { timeout: 120_000 }, async () => {
+    const sample = join(tmp, 'sample-past');
+    const data = join(tmp, 'data-past');
+    cpSync(join(root, 'data'), data, { recursive: true });
+    await runBuild({ root, dataDir: data, outDir: sample, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1 });
+    const read = (dir: string) => readdirSync(join(dir, 'views/company')).sort().map((f) => JSON.parse(readFileSync(join(dir, 'views/company', f), 'utf8')) as CompanyView);
+    for (const [dir, m] of [[out, meta], [sample, JSON.parse(readFileSync(join(sample, 'views/meta.json'), 'utf8')) as MetaView]] as const) {
+      const all = read(dir);
+      // A name that carries the member's text: escaped inside its string, so not taken for it.
+      const odd = all.find((v) => v.defaultCountry !== null)!;
+      const lu = Object.values(odd.profiles)[0]!.lastUpdated!;
+      const trap = `x","lastUpdated":"${lu}","profileUrl":"y`;
+      all.push({ ...odd, slug: `${odd.slug}-odd`, company: trap, profiles: Object.fromEntries(Object.entries(odd.profiles).map(([c, p]) => [c, { ...p, company: trap }])) });
+      all.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+      expect(all.filter((v) => v.defaultCountry !== null).length).toBeGreaterThan(2);
+      for (const v of all)
+        for (const p of Object.values(v.profiles)) {
+          expect(p.lastUpdated).toBe(m.lastUpdated);
+          expect(pastProfileText(p, JSON.stringify(p))).toBe(JSON.stringify(stripped({ ...v, profiles: { p } }).profiles.p));
+        }
+      const asPast = new ShardFiles(m, m.month);
+      const scratch = join(tmp, `scratch-${all.length}`);
+      const files = new CurrentCompanyFiles(new JsonWriter(join(scratch, 'views')), new JsonWriter(scratch), m, asPast);
+      for (const v of all) files.add(v);
+      const made = [...asPast.files()];
+      const expected = [...shardFiles(m, m.month, all, true)];
+      expect(made.map(([f]) => f)).toEqual(expected.map(([f]) => f));
+      expect(made.length).toBeGreaterThan(2);
+      for (let i = 0; i < made.length; i++) expect(Buffer.from(made[i]![1]).equals(Buffer.from(expected[i]![1])), made[i]![0]).toBe(true);
+    }
   });
 
   it('writes the same past months on the month workers (which keep only the history form of the other months) as in the build thread', { timeout: 120_000 }, async () => {

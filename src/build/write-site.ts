@@ -71,25 +71,21 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // Compressed on the thread pool as the lines come.
   const profiles = new ProfilesGzip();
   const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
-  const asPast = store ? new ShardFiles(meta, meta.month, true) : null;
+  // Next month's past-month entry: each view's text made below from its profiles' texts.
+  const asPast = store ? new ShardFiles(meta, meta.month) : null;
   // The static answers: the company family's from each view as it is made, the rest below.
   const api = new JsonWriter(json, queue);
-  const current = new CurrentCompanyFiles(views, api, meta);
+  const current = new CurrentCompanyFiles(views, api, meta, asPast);
   for (const v of companyViews(input, meta)) {
     // The view, its static answers and its lines of the profiles download.
     for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
-    asPast?.add(v);
     await queue.drained();
   }
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
   const profilesGz = profiles.finish();
   profilesGz.catch(() => {}); // awaited below
-  if (store && asPast) {
-    await storeCurrentMonthViews(store, asPast);
-    log(`  ${meta.month}'s views stored in the cache for the next build`);
-  }
   // Leaderboards of every month (each month's also as one CSV download) and every past
   // month's company views: on the worker threads while this thread writes the rest. Started
   // once the current month's views are written, so that the two memory peaks do not add up.
@@ -113,6 +109,12 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
     pagesStarted = true;
   };
   if (monthsDone) pagesMayStart();
+  // Next month's past-month entry: stored once the page workers may start (not on the
+  // path to their start); its texts (~80 MiB at reference scale) let go here.
+  if (store && asPast) {
+    await storeCurrentMonthViews(store, asPast);
+    log(`  ${meta.month}'s views stored in the cache for the next build`);
+  }
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
