@@ -47,7 +47,7 @@ interface Ctx {
   agg: ContextAggregate;
   /** (theme id, scored model index) -> index in `agg.combos` */
   comboIdx: Map<number, number>;
-  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number in {@link MonthAccumulator}'s `lists` */
+  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number in {@link MonthAccumulator}'s `listed` */
   nameIdx: Map<number, number>;
 }
 
@@ -250,16 +250,14 @@ export class MonthAccumulator {
   /** industry id * countries + country id -> index in `ctxs` */
   private readonly ctxAt = new Map<number, number>();
   /**
-   * Every context's names (`agg.names`), numbered across contexts in order of arrival, made
-   * only in `finish`: list g's (context, folded name id, spelling number, last answer) are
-   * `lists[4g .. 4g + 4)`, and `pairs` holds (list number, answer) in row order, a repeat of
-   * the list's last answer left out. Made during the month, the ~130,000 entries and the ~1M
-   * answers pushed into their growing arrays (reference month) were copied and promoted by
-   * the young generation's collections as the month went on; as typed arrays they are no work
-   * for it.
+   * Every context's name lists (`names[i][2]`), numbered across contexts, filled only in
+   * `finish` from `pairs`: (list number, answer) in row order, consecutive repeats left
+   * out (`lastListed`: each list's last answer). Pushed into during the month, the ~1M
+   * answers in ~100,000 growing arrays kept each young-generation collection copying and
+   * promoting what the month added; in one typed array they are no work for it.
    */
-  private lists = new Int32Array(4 * 1024);
-  private nLists = 0;
+  private readonly listed: number[][] = [];
+  private lastListed = new Int32Array(1024);
   private pairs = new Int32Array(1 << 16);
   private nPairs = 0;
   private readonly ctxs: Ctx[] = [];
@@ -459,18 +457,17 @@ export class MonthAccumulator {
     const ctx = this.ctxs[ci]!;
     let g = ctx.nameIdx.get(fid);
     if (g === undefined) {
-      g = this.nLists++;
-      if (4 * g + 4 > this.lists.length) this.lists = grown(this.lists, 4 * g + 4);
-      const lists = this.lists;
-      lists[4 * g] = ci;
-      lists[4 * g + 1] = fid;
-      lists[4 * g + 2] = sp;
-      lists[4 * g + 3] = -1;
+      g = this.listed.length;
+      const entry: [string, string, number[]] = [this.folded.values[fid]!, this.spellingText[sp]!, []];
+      ctx.agg.names.push(entry);
+      this.listed.push(entry[2]);
       ctx.nameIdx.set(fid, g);
+      if (g >= this.lastListed.length) this.lastListed = grown(this.lastListed, g + 1);
+      this.lastListed[g] = -1;
     }
     const answer = this.sigs[o + S_ANSWER]!;
-    if (this.lists[4 * g + 3] !== answer) {
-      this.lists[4 * g + 3] = answer;
+    if (this.lastListed[g] !== answer) {
+      this.lastListed[g] = answer;
       if (this.nPairs + 2 > this.pairs.length) this.pairs = grown(this.pairs, this.nPairs + 2);
       this.pairs[this.nPairs++] = g;
       this.pairs[this.nPairs++] = answer;
@@ -527,16 +524,9 @@ export class MonthAccumulator {
   }
 
   finish(): MonthAggregate {
-    const listed: number[][] = [];
-    const lists = this.lists;
-    for (let o = 0; o < 4 * this.nLists; o += 4) {
-      const list: number[] = [];
-      listed.push(list);
-      this.ctxs[lists[o]!]!.agg.names.push([this.folded.values[lists[o + 1]!]!, this.spellingText[lists[o + 2]!]!, list]);
-    }
     const pairs = this.pairs;
-    for (let i = 0; i < this.nPairs; i += 2) listed[pairs[i]!]!.push(pairs[i + 1]!);
-    this.nLists = this.nPairs = 0;
+    for (let i = 0; i < this.nPairs; i += 2) this.listed[pairs[i]!]!.push(pairs[i + 1]!);
+    this.nPairs = 0;
     const contexts = this.ctxs.map((c) => {
       // Answers naming a company are pushed in row order; rows of one answer may be apart.
       for (const n of c.agg.names) if (!ascending(n[2])) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
