@@ -252,9 +252,10 @@ export class MonthAccumulator {
   /**
    * Every context's name lists (`names[i][2]`), numbered across contexts, filled only in
    * `finish` from `pairs`: (list number, answer) in row order, consecutive repeats left
-   * out (`lastListed`: each list's last answer). Pushed into during the month, the ~1M
-   * answers in ~100,000 growing arrays kept each young-generation collection copying and
-   * promoting what the month added; in one typed array they are no work for it.
+   * out (`lastListed`: each list's last answer). Pushed into during the month, the ~1.06M
+   * answers in ~130,000 growing arrays (a reference month) were copied and promoted by the
+   * young generation's collections as the month went on; in one typed array they are no
+   * work for it (BENCHMARKS.md, "Build: ingest, third round", "Fourth step").
    */
   private readonly listed: number[][] = [];
   private lastListed = new Int32Array(1024);
