@@ -47,7 +47,7 @@ interface Ctx {
   agg: ContextAggregate;
   /** (theme id, scored model index) -> index in `agg.combos` */
   comboIdx: Map<number, number>;
-  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> index in `agg.names` */
+  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number in {@link MonthAccumulator}'s `listed` */
   nameIdx: Map<number, number>;
 }
 
@@ -241,11 +241,26 @@ export class MonthAccumulator {
   private readonly researchOf: ([string, number] | undefined)[] = [];
   /** themes and questions */
   private readonly texts = new Ids();
-  /** company spelling as read -> id of its folded name in `folded` (one string lookup per scored row, then integers) */
+  /** company spelling as read -> its number (one string lookup per scored row, then integers) */
   private readonly spellings = new Map<string, number>();
+  /** spelling number -> the spelling (a copy, kept once however many contexts list it) and the id of its folded name in `folded` */
+  private readonly spellingText: string[] = [];
+  private readonly spellingFolded: number[] = [];
   private readonly folded = new Ids();
   /** industry id * countries + country id -> index in `ctxs` */
   private readonly ctxAt = new Map<number, number>();
+  /**
+   * Every context's name lists (`names[i][2]`), numbered across contexts, filled only in
+   * `finish` from `pairs`: (list number, answer) in row order, consecutive repeats left
+   * out (`lastListed`: each list's last answer). Pushed into during the month, the ~1.06M
+   * answers in ~130,000 growing arrays (a reference month) were copied and promoted by the
+   * young generation's collections as the month went on; in one typed array they are no
+   * work for it (BENCHMARKS.md, "Build: ingest, third round", "Fourth step").
+   */
+  private readonly listed: number[][] = [];
+  private lastListed = new Int32Array(1024);
+  private pairs = new Int32Array(1 << 16);
+  private nPairs = 0;
   private readonly ctxs: Ctx[] = [];
   private readonly answers = new AnswerIds();
   private sigs = new Int32Array(SIG * 1024);
@@ -431,18 +446,33 @@ export class MonthAccumulator {
       this.emptyCompanyRows++;
       return;
     }
-    let fid = this.spellings.get(company);
-    if (fid === undefined) this.spellings.set(own(company), (fid = this.folded.id(foldName(company))));
-    const ctx = this.ctxs[ci]!;
-    let n = ctx.nameIdx.get(fid);
-    if (n === undefined) {
-      n = ctx.agg.names.length;
-      ctx.agg.names.push([this.folded.values[fid]!, own(company), []]);
-      ctx.nameIdx.set(fid, n);
+    let sp = this.spellings.get(company);
+    if (sp === undefined) {
+      sp = this.spellingText.length;
+      const kept = own(company);
+      this.spellingText.push(kept);
+      this.spellingFolded.push(this.folded.id(foldName(company)));
+      this.spellings.set(kept, sp);
     }
-    const list = ctx.agg.names[n]![2];
+    const fid = this.spellingFolded[sp]!;
+    const ctx = this.ctxs[ci]!;
+    let g = ctx.nameIdx.get(fid);
+    if (g === undefined) {
+      g = this.listed.length;
+      const entry: [string, string, number[]] = [this.folded.values[fid]!, this.spellingText[sp]!, []];
+      ctx.agg.names.push(entry);
+      this.listed.push(entry[2]);
+      ctx.nameIdx.set(fid, g);
+      if (g >= this.lastListed.length) this.lastListed = grown(this.lastListed, g + 1);
+      this.lastListed[g] = -1;
+    }
     const answer = this.sigs[o + S_ANSWER]!;
-    if (list[list.length - 1] !== answer) list.push(answer);
+    if (this.lastListed[g] !== answer) {
+      this.lastListed[g] = answer;
+      if (this.nPairs + 2 > this.pairs.length) this.pairs = grown(this.pairs, this.nPairs + 2);
+      this.pairs[this.nPairs++] = g;
+      this.pairs[this.nPairs++] = answer;
+    }
   }
 
   // Lookups memoised on the raw text: a month has a few hundred distinct spellings of these.
@@ -495,6 +525,9 @@ export class MonthAccumulator {
   }
 
   finish(): MonthAggregate {
+    const pairs = this.pairs;
+    for (let i = 0; i < this.nPairs; i += 2) this.listed[pairs[i]!]!.push(pairs[i + 1]!);
+    this.nPairs = 0;
     const contexts = this.ctxs.map((c) => {
       // Answers naming a company are pushed in row order; rows of one answer may be apart.
       for (const n of c.agg.names) if (!ascending(n[2])) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
