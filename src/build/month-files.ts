@@ -120,29 +120,12 @@ export class ShardFiles {
     for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
       const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
       this.#shards.delete(n);
-      yield [strip(viewPaths.companyShard(this.month, n)), joinedBytes(entries)];
+      yield [strip(viewPaths.companyShard(this.month, n)), Buffer.from(`{${entries.join(',')}}`)];
     }
     yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
     // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
     yield [strip(viewPaths.monthSearchRankingsBinary(this.month)), encodeSearchRankings(this.#rankings)];
   }
-}
-
-/**
- * `{` + the texts joined by commas + `}` as UTF-8, written straight into one buffer
- * instead of joined into one string first and then encoded.
- */
-export function joinedBytes(texts: string[]): Buffer {
-  let size = 2 + Math.max(texts.length - 1, 0);
-  for (const t of texts) size += Buffer.byteLength(t);
-  const out = Buffer.allocUnsafe(size);
-  let at = out.write('{', 0, 'latin1');
-  texts.forEach((t, j) => {
-    if (j > 0) at += out.write(',', at, 'latin1');
-    at += out.write(t, at);
-  });
-  out.write('}', at, 'latin1');
-  return out;
 }
 
 /** {@link ShardFiles} of the views `all`. */
