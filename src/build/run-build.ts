@@ -9,8 +9,6 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { universes, type MonthResult } from '../core/score.ts';
 import { metaView, METHODOLOGY_VERSION, type SiteInput } from '../core/views/build-views.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
@@ -22,6 +20,7 @@ import { checkLedger } from './ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
 import { ReportBuilder, type BuildResult } from './report.ts';
+import { collectGarbage } from './gc.ts';
 import { Stage } from './stage.ts';
 import { writeSite } from './write-site.ts';
 import { JsonWriter } from './write-json.ts';
@@ -45,12 +44,6 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Called between the steps of the release swap (tests inject crashes there). */
   releaseStep?: (step: ReleaseStep) => void;
-}
-
-/** A full garbage collection of this thread's heap, now (V8's `gc`, exposed at run time as `node --expose-gc` does at start). */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
 }
 
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
@@ -128,12 +121,13 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     results.length = 0;
 
     if (pages) {
-      // On a cache hit a page worker renders already (beside the views step's tail); this
-      // thread's heap, at its largest after the views step and now mostly garbage, is
-      // collected at once before this thread renders its own pages beside it, instead of
-      // whenever V8's growth heuristics (set by that largest heap) call for it: so that
-      // the two heaps' peaks do not add up.
-      if (pages.hit) collectGarbage();
+      // On a cache hit a page worker renders already (beside the views step's tail), else
+      // Astro compiles first and then page workers render beside this thread; either way
+      // this thread's heap, at its largest after the views step and now mostly garbage, is
+      // collected at once before this thread renders its own pages, instead of whenever
+      // V8's growth heuristics (set by that largest heap) call for it: so that the heaps'
+      // peaks do not add up (a cold reference build's pages phase: BENCHMARKS).
+      collectGarbage();
       log('Building pages');
       const written = await pages.finish();
       report.output.files += written.files;

@@ -19,6 +19,7 @@ import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
 import { runMonthJob, type BoardsInfo, type ShardFiles, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
+import { collectGarbage } from './gc.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
 
@@ -129,6 +130,9 @@ export async function writeMonths(opts: {
   const order = jobs.map((_, j) => j);
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
+  // The worker threads' heaps come on top of this one's: collected now (the current
+  // month's views, made just before, are garbage) instead of whenever V8's growth heuristics call for it.
+  if (jobs.length) collectGarbage();
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
