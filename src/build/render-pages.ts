@@ -39,28 +39,6 @@ export interface RenderTotals {
   sys: (number | null)[];
 }
 
-/** A page worker thread started with its job: `done` settles with its share. */
-function pageThread(n: number, job: RenderJob): { done: Promise<RenderDone>; stop(): Promise<void> } {
-  const w = tsWorker('./render-worker.ts', { workerData: { job }, env: { ...process.env } });
-  const done = new Promise<RenderDone>((resolve, reject) => {
-    w.once('message', (msg: { done?: RenderDone; error?: string }) => {
-      void w.terminate();
-      if (msg.error) reject(new Error(msg.error));
-      else resolve(msg.done!);
-    });
-    w.once('error', reject);
-    w.once('exit', (code) => reject(new Error(`page worker ${n} exited with code ${code}`)));
-  });
-  done.catch(() => {}); // awaited by the caller
-  return {
-    done,
-    async stop() {
-      w.removeAllListeners('exit');
-      await w.terminate();
-    },
-  };
-}
-
 const totals = (all: RenderDone[]): RenderTotals => ({
   pages: all.reduce((n, d) => n + d.pages, 0),
   bytes: all.reduce((n, d) => n + d.bytes, 0),
@@ -78,21 +56,18 @@ const sum = (all: RenderDone[]): RenderDone => ({
 
 /**
  * Renders the pages of each route in `routes` from its path `from` on (1 when Astro's
- * pipeline wrote the first) into `outDir`: one share in this thread (idle otherwise, and it
- * has the compiled modules' dependencies loaded already), the others in `workers - 1`
- * worker threads.
+ * pipeline wrote the first) into `outDir`, on `workers - 1` worker threads and this thread
+ * (idle otherwise, and it has the compiled modules' dependencies loaded already): a
+ * {@link PagePool} started and joined at once.
  */
-export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<RenderTotals> {
-  const job = (worker: number): RenderJob => ({ ...opts, worker });
-  // Astro's pipeline is done: from here every getStaticPaths gives all its paths.
-  process.env[IN_WORKERS_ENV] = '0';
-  const others = Array.from({ length: opts.workers - 1 }, (_, i) => pageThread(i + 1, job(i + 1)));
-  // Loaded here, not with this module: the build opens the pages step early (build-pages.ts), and Astro's runtime is only needed now.
-  const { renderShare } = await import('./render-share.ts');
+export async function renderInWorkers(opts: Omit<RenderJob, 'worker' | 'workers'> & { workers: number }): Promise<RenderTotals> {
+  const { workers, ...job } = opts;
+  const pool = new PagePool(workers - 1);
   try {
-    return totals(await Promise.all([renderShare(job(0)), ...others.map((t) => t.done)]));
+    pool.render(job);
+    return await pool.join();
   } finally {
-    await Promise.all(others.map((t) => t.stop()));
+    await pool.stop();
   }
 }
 
@@ -100,8 +75,8 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker'>): Promise<
 const SHARES_PER_THREAD = 8;
 
 /**
- * Page workers rendering beside other work (a cache hit of the compiled pages:
- * build-pages.ts starts them beside the end of the views step). `render` cuts the job
+ * Page workers (on a cache hit of the compiled pages build-pages.ts starts them beside
+ * the end of the views step; after a compile, {@link renderInWorkers}). `render` cuts the job
  * into shares (every n-th path of each route, as render-share.ts takes them) and hands
  * them out one at a time: the `threads` worker threads start at once; the build's thread
  * takes shares too from `join()` on, once its own work is done, so that all end together

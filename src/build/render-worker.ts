@@ -1,7 +1,6 @@
-// A page worker thread (see render-pages.ts): renders its share of the pages and reports. Started
-// with its job, it renders at once; started without (PagePool), it renders each share handed to it
-// as a message, one after the other.
-import { parentPort, workerData } from 'node:worker_threads';
+// A page worker thread (PagePool in render-pages.ts): renders each share of the pages handed to it
+// as a message, one after the other, and reports each.
+import { parentPort } from 'node:worker_threads';
 import { renderShare } from './render-share.ts';
 import type { RenderJob } from './render-share.ts';
 
@@ -11,6 +10,4 @@ const render = (job: RenderJob) =>
     (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 
-const { job } = (workerData ?? {}) as { job?: RenderJob };
-if (job) void render(job);
-else parentPort!.on('message', (j: RenderJob) => void render(j));
+parentPort!.on('message', (job: RenderJob) => void render(job));
