@@ -136,10 +136,12 @@ export async function checkLedger(opts: {
   methodologyVersion: string;
   previousOut: string | null;
   log: (line: string) => void;
+  /** Each result's {@link monthRecord}, when the caller made them already (as the results came). */
+  records?: MonthRecord[];
 }): Promise<{ ledger: Ledger; corrections: Correction[] }> {
   const ledger = await readDataJson(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
   const corrections = await readDataJson(opts.dataDir, CORRECTIONS_FILE, CorrectionsSchema, []);
-  const computed = opts.results.map((r) => monthRecord(opts.registry, r));
+  const computed = opts.records ?? opts.results.map((r) => monthRecord(opts.registry, r));
   if (process.env.EVI_LEDGER === 'strict') {
     const missing = computed.slice(0, -1).filter((r) => !ledger.months.some((e) => e.month === r.month));
     if (missing.length)

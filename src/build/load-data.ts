@@ -41,6 +41,11 @@ export interface LoadOptions {
   root: string;
   workers?: number;
   log?: (line: string) => void;
+  /**
+   * Return before the newest month's parse ends when it runs ahead on its own worker (a
+   * monthly build: see {@link loadData}); `aggregate` of that month and `ready` wait for it.
+   */
+  early?: boolean;
 }
 
 export interface LoadedData {
@@ -53,6 +58,11 @@ export interface LoadedData {
   cacheHits: number;
   /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
   contentKey: (string | null)[];
+  /**
+   * Settled once every month is read: rejects with the {@link DataError} of the months'
+   * problems. Already settled unless `early` let the newest month's parse run on.
+   */
+  ready: Promise<void>;
 }
 
 async function readRegistry(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<Registry> {
@@ -124,10 +134,10 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     p.catch(() => {});
     parsing.push(p);
   };
-  const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+  const parseOne = async ({ i, key }: { i: number; key: string | null }, on: WorkerPool | null = pool) => {
     const f = months[i]!;
     const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
-    const parsed = pool ? await pool.run(job) : await runMonthJob(job);
+    const parsed = on ? await on.run(job) : await runMonthJob(job);
     if (parsed.issues.length) {
       all.push(...parsed.issues);
       truncated ||= parsed.truncated;
@@ -139,16 +149,39 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (parsed.stored) cachePaths[i] = key;
     else aggregates[i] = parsed.aggregate;
   };
+  const parsedEntryOf = async (i: number) => {
+    const f = months[i]!;
+    const entry = parsedMonthEntry(opts.cacheDir!, f.month, lookupsKey, await readFile(f.path));
+    contentKey[i] = entry.key;
+    return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
+  };
+  const looked = new Map<number, Awaited<ReturnType<typeof parsedEntryOf>>>();
+  // A monthly build (the newest month new, the one before it in the cache): the newest
+  // month is parsed on a worker of its own from the start, while this thread hashes and
+  // looks up the other months (and, with `early`, the build scores the cached months
+  // and digests them for the ledger).
+  let ahead: Promise<void> | null = null;
+  const newest = months.length - 1;
+  if (opts.cacheDir && newest > 0 && most > 1) {
+    looked.set(newest, await parsedEntryOf(newest));
+    if (!looked.get(newest)!.head) {
+      looked.set(newest - 1, await parsedEntryOf(newest - 1));
+      if (looked.get(newest - 1)!.head) {
+        const own = new WorkerPool(1, workerHeapMb([months[newest]!.path]), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
+        ahead = parseOne({ i: newest, key: looked.get(newest)!.entry.path }, own).finally(() => own.close());
+        ahead.catch(() => {}); // awaited below
+      }
+    }
+  }
   try {
     // Months are hashed one after the other in this thread; each month to parse goes to the
     // parser workers as soon as it is known, so that hashing the later months, the workers'
     // start and the parsing overlap (a cold build used to hash all 24 months first).
     for (const [i, f] of months.entries()) {
+      if (ahead && i === newest) break;
       let key: string | null = null;
       if (opts.cacheDir) {
-        const entry = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
-        contentKey[i] = entry.key;
-        const head = await peekCacheEntry(entry.path, entry.key, log);
+        const { entry, head } = looked.get(i) ?? (await parsedEntryOf(i));
         if (head) {
           cachePaths[i] = entry.path;
           cacheHits++;
@@ -163,7 +196,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       else {
         // At most the months from the first to parse onwards are left: no more workers than that,
         // and the heap cap follows the largest of them.
-        const size = Math.min(most, months.length - held.i);
+        const size = Math.min(most, (ahead ? newest : months.length) - held.i);
         if (size > 1) {
           pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
           start(held);
@@ -181,15 +214,31 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   } finally {
     await pool?.close();
   }
-  if (all.length) {
+  const check = () => {
+    if (!all.length) return;
     all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
     throw new DataError(all.slice(0, 50), truncated || all.length > 50);
+  };
+  // The other months' problems wait for the newest month's, so that the list is the same either way.
+  if (ahead && (all.length || !opts.early)) {
+    try {
+      await ahead;
+    } catch (e) {
+      if (!all.length) throw e;
+    }
   }
+  check();
+  const ready = ahead ? ahead.then(check) : Promise.resolve();
+  ready.catch(() => {}); // the caller's to await
   const aggregateSource = (i: number): AggregateSource => {
     const inMemory = aggregates[i];
     return inMemory ? { aggregate: inMemory } : { entry: { path: cachePaths[i]!, key: contentKey[i]! }, file: months[i]!, lookups };
   };
-  return { registry, months, aggregate: (i) => readAggregate(aggregateSource(i), log), aggregateSource, cacheHits, contentKey };
+  const aggregate = async (i: number) => {
+    await ready;
+    return readAggregate(aggregateSource(i), log);
+  };
+  return { registry, months, aggregate, aggregateSource, cacheHits, contentKey, ready };
 }
 
 /**

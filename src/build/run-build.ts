@@ -17,7 +17,8 @@ import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
-import { checkLedger } from './ledger.ts';
+import { checkLedger, monthRecord } from './ledger.ts';
+import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
 import { ReportBuilder, type BuildResult } from './report.ts';
@@ -76,12 +77,16 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     throw e;
   };
   log(`Reading ${opts.dataDir}`);
-  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(fail);
+  // early: in a monthly build the new month is still parsed on its worker while the cached months are scored below.
+  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log, early: true }).catch(fail);
   const reg = data.registry;
   const pools = universes(reg);
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
   const report = builder.report;
   const results: MonthResult[] = [];
+  // Made as each month comes (the cached months' while the new month is parsed): its ledger digests and ranked slugs.
+  const records: MonthRecord[] = [];
+  const ranked = new Map<string, Set<string>>();
 
   try {
     log('Scoring and ranking');
@@ -90,7 +95,10 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       results.push(result);
       if (cached) scoredFromCache++;
       builder.add(result, stats);
+      records.push(monthRecord(reg, result));
+      ranked.set(result.month, rankedSlugs(reg, result));
     }
+    await data.ready;
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 
@@ -105,6 +113,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       methodologyVersion: METHODOLOGY_VERSION,
       previousOut: existsSync(join(outDir, 'views')) ? outDir : null,
       log,
+      records,
     });
     report.gate = release.gate;
     const input: SiteInput = {
@@ -119,7 +128,6 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       released: Object.fromEntries(ledger.months.map((e) => [e.month, e.published])),
     };
     const meta = metaView(input, apiDescriptionFor(opts.deploy ?? DEFAULT_DEPLOY));
-    const ranked = new Map(results.map((r) => [r.month, rankedSlugs(reg, r)]));
 
     const pages = opening ? await opening : null;
     log('Writing views');
