@@ -2,7 +2,7 @@
  * Reads the data folder (data-and-rules §1): the registry, then every month through
  * the content-hash cache, parsing the months that changed in worker threads.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
@@ -41,6 +41,11 @@ export interface LoadOptions {
   root: string;
   workers?: number;
   log?: (line: string) => void;
+  /**
+   * Return before the newest month's parse ends when it runs ahead on its own worker (a
+   * monthly build: see {@link loadData}); `aggregate` of that month and `ready` wait for it.
+   */
+  early?: boolean;
 }
 
 export interface LoadedData {
@@ -53,6 +58,11 @@ export interface LoadedData {
   cacheHits: number;
   /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
   contentKey: (string | null)[];
+  /**
+   * Settled once every month is read: rejects with the {@link DataError} of the months'
+   * problems. Already settled unless `early` let the newest month's parse run on.
+   */
+  ready: Promise<void>;
 }
 
 async function readRegistry(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<Registry> {
@@ -96,14 +106,40 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
   return out;
 }
 
+/** The newest month file's path as {@link listMonths} will name it (null below two months), and a parser worker sized for it. */
+function spareWorker(dataDir: string): { path: string; pool: WorkerPool } | null {
+  const dir = join(dataDir, 'mentions');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => MONTH_FILE_RE.test(n)).sort();
+  } catch {
+    return null;
+  }
+  if (names.length < 2) return null;
+  const path = join(dir, names.at(-1)!);
+  return { path, pool: new WorkerPool(1, workerHeapMb([path]), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB }) };
+}
+
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
 export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const log = opts.log ?? (() => {});
   const show = (p: string) => relative(opts.root, p) || '.';
   const issues = new IssueList();
-  const registry = await readRegistry(opts.dataDir, show, issues);
-  const months = await listMonths(opts.dataDir, show, issues);
-  issues.throwIfAny();
+  const most = opts.workers ?? defaultWorkers();
+  // A worker for the newest month, started before anything is read (its start, ~0.4 s of
+  // CPU, then overlaps the registry's read): used when this is a monthly build (below),
+  // else closed once that is known.
+  const spare = opts.cacheDir && most > 1 ? spareWorker(opts.dataDir) : null;
+  let registry: Registry;
+  let months: MonthFile[];
+  try {
+    registry = await readRegistry(opts.dataDir, show, issues);
+    months = await listMonths(opts.dataDir, show, issues);
+    issues.throwIfAny();
+  } catch (e) {
+    await spare?.pool.close();
+    throw e;
+  }
 
   const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
   const lookupsKey = lookupsHash(lookups);
@@ -113,7 +149,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   let cacheHits = 0;
   const all: DataIssue[] = [];
   let truncated = false;
-  const most = opts.workers ?? defaultWorkers();
   let pool: WorkerPool | null = null;
   // The first month to parse waits for a second: alone (a monthly build), it is parsed in this thread.
   let held: { i: number; key: string | null } | null = null;
@@ -124,10 +159,10 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     p.catch(() => {});
     parsing.push(p);
   };
-  const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+  const parseOne = async ({ i, key }: { i: number; key: string | null }, on: WorkerPool | null = pool) => {
     const f = months[i]!;
     const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
-    const parsed = pool ? await pool.run(job) : await runMonthJob(job);
+    const parsed = on ? await on.run(job) : await runMonthJob(job);
     if (parsed.issues.length) {
       all.push(...parsed.issues);
       truncated ||= parsed.truncated;
@@ -139,16 +174,43 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (parsed.stored) cachePaths[i] = key;
     else aggregates[i] = parsed.aggregate;
   };
+  const parsedEntryOf = async (i: number) => {
+    const f = months[i]!;
+    const entry = parsedMonthEntry(opts.cacheDir!, f.month, lookupsKey, await readFile(f.path));
+    contentKey[i] = entry.key;
+    return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
+  };
+  const looked = new Map<number, Awaited<ReturnType<typeof parsedEntryOf>>>();
+  // A monthly build (the newest month new, the one before it in the cache): the newest
+  // month is parsed on a worker of its own from the start, while this thread hashes and
+  // looks up the other months (and, with `early`, the build scores the cached months
+  // and digests them for the ledger).
+  let ahead: Promise<void> | null = null;
+  const newest = months.length - 1;
+  try {
+    if (spare && spare.path === months[newest]?.path && newest > 0) {
+      looked.set(newest, await parsedEntryOf(newest));
+      if (!looked.get(newest)!.head) {
+        looked.set(newest - 1, await parsedEntryOf(newest - 1));
+        if (looked.get(newest - 1)!.head) {
+          const own = spare.pool;
+          ahead = parseOne({ i: newest, key: looked.get(newest)!.entry.path }, own).finally(() => own.close());
+          ahead.catch(() => {}); // awaited below
+        }
+      }
+    }
+  } finally {
+    if (!ahead) void spare?.pool.close();
+  }
   try {
     // Months are hashed one after the other in this thread; each month to parse goes to the
     // parser workers as soon as it is known, so that hashing the later months, the workers'
     // start and the parsing overlap (a cold build used to hash all 24 months first).
     for (const [i, f] of months.entries()) {
+      if (ahead && i === newest) break;
       let key: string | null = null;
       if (opts.cacheDir) {
-        const entry = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
-        contentKey[i] = entry.key;
-        const head = await peekCacheEntry(entry.path, entry.key, log);
+        const { entry, head } = looked.get(i) ?? (await parsedEntryOf(i));
         if (head) {
           cachePaths[i] = entry.path;
           cacheHits++;
@@ -163,7 +225,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       else {
         // At most the months from the first to parse onwards are left: no more workers than that,
         // and the heap cap follows the largest of them.
-        const size = Math.min(most, months.length - held.i);
+        const size = Math.min(most, (ahead ? newest : months.length) - held.i);
         if (size > 1) {
           pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
           start(held);
@@ -181,15 +243,31 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   } finally {
     await pool?.close();
   }
-  if (all.length) {
+  const check = () => {
+    if (!all.length) return;
     all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
     throw new DataError(all.slice(0, 50), truncated || all.length > 50);
+  };
+  // The other months' problems wait for the newest month's, so that the list is the same either way.
+  if (ahead && (all.length || !opts.early)) {
+    try {
+      await ahead;
+    } catch (e) {
+      if (!all.length) throw e;
+    }
   }
+  check();
+  const ready = ahead ? ahead.then(check) : Promise.resolve();
+  ready.catch(() => {}); // the caller's to await
   const aggregateSource = (i: number): AggregateSource => {
     const inMemory = aggregates[i];
     return inMemory ? { aggregate: inMemory } : { entry: { path: cachePaths[i]!, key: contentKey[i]! }, file: months[i]!, lookups };
   };
-  return { registry, months, aggregate: (i) => readAggregate(aggregateSource(i), log), aggregateSource, cacheHits, contentKey };
+  const aggregate = async (i: number) => {
+    await ready;
+    return readAggregate(aggregateSource(i), log);
+  };
+  return { registry, months, aggregate, aggregateSource, cacheHits, contentKey, ready };
 }
 
 /**

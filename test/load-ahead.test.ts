@@ -1,0 +1,76 @@
+/**
+ * A monthly build's read (src/build/load-data.ts): the newest month new, the one before
+ * it in the cache, so the newest month is parsed on a worker of its own while the build's
+ * thread looks up the cached months (and, with `early`, scores them). What it reads must
+ * equal a read without the cache, and a bad newest month must stop the build with the
+ * same problems, the output folder untouched.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadData } from '../src/build/load-data.ts';
+import { runBuild } from '../src/build/run-build.ts';
+import { DataError } from '../src/core/data-error.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const tmp = mkdtempSync(join(tmpdir(), 'evi-ahead-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The sample data without its newest month (the cache's state after last month's build), and that month. */
+function monthlyData(name: string) {
+  const dir = join(tmp, name);
+  cpSync(join(root, 'data'), dir, { recursive: true });
+  const months = readdirSync(join(dir, 'mentions')).sort();
+  const newest = join(dir, 'mentions', months.at(-1)!);
+  const text = gunzipSync(readFileSync(newest));
+  rmSync(newest);
+  return { dir, newest, text };
+}
+
+const load = (dataDir: string, cacheDir: string | null, early = false) => loadData({ dataDir, cacheDir, root, workers: 2, log: () => {}, early });
+
+async function caught(p: Promise<unknown>): Promise<DataError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as DataError;
+  }
+  throw new Error('expected a DataError');
+}
+
+describe('a monthly build: the newest month parsed ahead', () => {
+  it('reads what a build without the cache reads', async () => {
+    const { dir, newest, text } = monthlyData('good');
+    const cache = join(tmp, 'cache-good');
+    await (await load(dir, cache)).ready;
+    writeFileSync(newest, gzipSync(text));
+    const data = await load(dir, cache, true);
+    // returned while the newest month is still parsed on its worker
+    expect(await Promise.race([data.ready.then(() => 'read'), new Promise((r) => setTimeout(r, 5, 'parsing'))])).toBe('parsing');
+    const plain = await load(dir, null);
+    expect(data.cacheHits).toBe(data.months.length - 1);
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
+    await data.ready;
+  });
+
+  it('stops on a bad newest month with the same problems, early or not, and leaves the output alone', async () => {
+    const { dir, newest, text } = monthlyData('bad');
+    const cache = join(tmp, 'cache-bad');
+    await (await load(dir, cache)).ready;
+    writeFileSync(newest, gzipSync(`${text}x1,not-a-date,ChatGPT,us,Aerospace,Leadership,q1,\n`));
+    const plain = await caught(load(dir, null));
+    expect(plain).toBeInstanceOf(DataError);
+    expect(plain.message).toMatch(/must be a date/);
+    const waited = await caught(load(dir, cache));
+    expect(waited.message).toBe(plain.message);
+    const data = await load(dir, cache, true);
+    expect((await caught(data.ready)).message).toBe(plain.message);
+    expect((await caught(data.aggregate(data.months.length - 1))).message).toBe(plain.message);
+    const out = join(tmp, 'out');
+    const e = await caught(runBuild({ root, dataDir: dir, outDir: out, cacheDir: cache, siteUrl: 'http://localhost:4321', pages: false, workers: 2 }));
+    expect(e.message).toBe(plain.message);
+    expect(readdirSync(tmp).filter((n) => n.includes('out') || n.includes('.stage-'))).toEqual([]);
+  });
+});
