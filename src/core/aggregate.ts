@@ -171,9 +171,10 @@ class CharList {
  * found by binary search. The first new id out of order turns the list into an
  * open-addressing table in one typed array of (32-bit hash, number + 1) pairs, linear
  * probing, at most half full (ids compared only when the hashes are equal), used from then
- * on. The table's random probes into 8 MB, and its growth, cost ~0.25 s of CPU a reference
- * month against the list's one comparison (BENCHMARKS.md, "Build: ingest, third round",
- * "Fifth step"); a JS Map, before the table, ~0.35 s.
+ * on. The table (its random probes into 8 MB, its growth) was ~0.23 s of a reference
+ * month's ~1.63 s of CPU, measured by leaving it out; with the list a month takes ~0.1 s
+ * less (BENCHMARKS.md, "Build: ingest, third round", "Fifth step"). A JS Map, before the
+ * table, cost ~0.35 s.
  */
 class AnswerIds {
   private readonly ids = new CharList();
