@@ -177,6 +177,38 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
     );
   });
 
+  it('same aggregate when the answer ids arrive in ascending order, with rows coming back and new ids out of order', () => {
+    // The answer-id list stays sorted while the ids ascend (a row coming back is found by binary
+    // search) and becomes a hash table at the first new id out of order, anywhere in the month.
+    const models = ['ChatGPT', 'Perplexity', 'Claude', 'Meta AI'];
+    const companies = ['Kestrel Aero', 'Société Générale', 'Umbra Labs', ''];
+    const at = fc.tuple(fc.nat(), fc.nat());
+    const arb = fc.record({ n: fc.integer({ min: 300, max: 3000 }), back: fc.array(at, { maxLength: 40 }), late: fc.array(at, { maxLength: 2 }) });
+    const row = (m: number, i: number) => [`a-${String(m).padStart(6, '0')}`, '2026-04-01', models[m % 4]!, m % 2 ? 'us' : 'uk', 'Aerospace', `theme ${m % 7}`, `q${m % 5}`, companies[(m + i) % 4]!];
+    let switched = 0;
+    fc.assert(
+      fc.property(arb, ({ n, back, late }) => {
+        // Even ids in order, 1-3 rows each; an earlier answer's id put back in (seen before);
+        // an odd id below one seen before put in (new, out of order).
+        const seq: number[] = [];
+        for (let k = 0; k < n; k++) for (let r = 0; r <= k % 3; r++) seq.push(2 * k);
+        for (const [p, q] of back) {
+          const i = p % seq.length;
+          seq.splice(i + 1, 0, seq[q % (i + 1)]!);
+        }
+        for (const [p, q] of late) {
+          const i = p % seq.length;
+          const m = seq[q % (i + 1)]!;
+          if (m > 0) seq.splice(i + 1, 0, m - 1), switched++;
+        }
+        const rows = seq.map((m, i) => row(m, i));
+        expect(accumulate(rows)).toEqual(model(rows));
+      }),
+      { numRuns: 40, seed: 20261124, endOnFailure: true },
+    );
+    expect(switched).toBeGreaterThan(10);
+  });
+
   it('the generator reaches the shortcut, the full path and the errors', () => {
     // Guard against a generator that never exercises what the property is about.
     const months = fc.sample(monthArb, { numRuns: 200, seed: 1 });

@@ -118,31 +118,91 @@ class Ids {
 }
 
 /**
+ * Strings kept as characters in one growing typed array, numbered in order of arrival, no
+ * string object each: the parser cuts its fields as views into its piece of text, and
+ * keeping them would keep every piece of the month's text alive (~117 MB at the reference
+ * scale, copied by the young generation's collector and promoted).
+ */
+class CharList {
+  private chars = new Uint16Array(1 << 16);
+  /** string n's characters are chars[starts[n] .. starts[n + 1]) */
+  private starts = new Int32Array(1 << 12);
+  length = 0;
+
+  /** String number `k` against `s` in UTF-16 code unit order (as `<` on strings): negative, 0 or positive. */
+  compare(k: number, s: string): number {
+    const start = this.starts[k]!;
+    const len = this.starts[k + 1]! - start;
+    const chars = this.chars;
+    const m = Math.min(len, s.length);
+    for (let i = 0; i < m; i++) {
+      const d = chars[start + i]! - s.charCodeAt(i);
+      if (d !== 0) return d;
+    }
+    return len - s.length;
+  }
+
+  /** FNV-1a over string number `k`'s code units, as {@link hash} over the string. */
+  hash(k: number): number {
+    const chars = this.chars;
+    let h = 0x811c9dc5;
+    for (let i = this.starts[k]!, end = this.starts[k + 1]!; i < end; i++) h = Math.imul(h ^ chars[i]!, 0x01000193);
+    return mix(h);
+  }
+
+  /** Appends `s`. */
+  push(s: string): void {
+    const k = this.length++;
+    if (k + 2 > this.starts.length) this.starts = grown(this.starts, k + 2);
+    const start = this.starts[k]!;
+    if (start + s.length > this.chars.length) this.chars = grown(this.chars, start + s.length);
+    const chars = this.chars;
+    for (let i = 0; i < s.length; i++) chars[start + i] = s.charCodeAt(i);
+    this.starts[k + 1] = start + s.length;
+  }
+}
+
+/**
  * A month's answer ids numbered in order of arrival, to find an answer whose rows come back
- * after other answers'. Nearly every lookup misses (a new answer), ~370,000 a month: a JS
- * Map cost ~0.35 s of CPU a month for them. This is an open-addressing table in one typed
- * array of (32-bit hash, number + 1) pairs, linear probing, at most half full: a miss is
- * one or two neighbouring slots, and ids are compared only when the hashes are equal.
+ * after other answers'. Nearly every lookup misses (a new answer), ~370,000 a month.
  *
- * The ids' characters are copied into one growing typed array, not kept as strings: the
- * parser cuts an id as a view into its piece of text, so keeping the ids kept every piece
- * of the month's text alive (~117 MB at the reference scale, copied by the young
- * generation's collector and promoted); as copied strings they were 370,000 objects more.
+ * While the ids arrive in ascending order (as a month's export lists them), they are a
+ * sorted list: an id after the last one is new with one comparison, and an earlier one is
+ * found by binary search. The first new id out of order turns the list into an
+ * open-addressing table in one typed array of (32-bit hash, number + 1) pairs, linear
+ * probing, at most half full (ids compared only when the hashes are equal), used from then
+ * on. The table (its random probes into 8 MB, its growth) was ~0.23 s of a reference
+ * month's ~1.63 s of CPU, measured by leaving it out; with the list a month takes ~0.1 s
+ * less (BENCHMARKS.md, "Build: ingest, third round", "Fifth step"). A JS Map, before the
+ * table, cost ~0.35 s.
  */
 class AnswerIds {
-  private chars = new Uint16Array(1 << 16);
-  /** id n's characters are chars[starts[n] .. starts[n + 1]) */
-  private starts = new Int32Array(1 << 12);
-  private n = 0;
-  private slots = new Int32Array(2 << 12);
+  private readonly ids = new CharList();
+  /** null while the ids are ascending */
+  private slots: Int32Array | null = null;
   /** The hash and the free slot the last missed `find` stopped at: where `add` puts it. */
   private h = 0;
   private at = 0;
 
   /** The number of answer `id`, -1 if it has not been seen (then `add` it, before any other find). */
   find(id: string): number {
+    if (this.slots === null) {
+      const ids = this.ids;
+      const n = ids.length;
+      if (n === 0 || ids.compare(n - 1, id) < 0) return -1;
+      let lo = 0;
+      let hi = n - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const c = ids.compare(mid, id);
+        if (c === 0) return mid;
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      this.index();
+    }
     const h = (this.h = hash(id));
-    const slots = this.slots;
+    const slots = this.slots!;
     const mask = (slots.length >> 1) - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const n = slots[2 * i + 1]!;
@@ -150,47 +210,44 @@ class AnswerIds {
         this.at = i;
         return -1;
       }
-      if (slots[2 * i] === h && this.is(n - 1, id)) return n - 1;
+      if (slots[2 * i] === h && this.ids.compare(n - 1, id) === 0) return n - 1;
     }
-  }
-
-  /** Whether id number `k` is `id`. */
-  private is(k: number, id: string): boolean {
-    const start = this.starts[k]!;
-    if (this.starts[k + 1]! - start !== id.length) return false;
-    const chars = this.chars;
-    for (let i = 0; i < id.length; i++) if (chars[start + i] !== id.charCodeAt(i)) return false;
-    return true;
   }
 
   /** Numbers `id`, which the last `find` did not find. */
   add(id: string): void {
-    const k = this.n++;
-    if (k + 2 > this.starts.length) this.starts = grown(this.starts, k + 2);
-    const start = this.starts[k]!;
-    if (start + id.length > this.chars.length) this.chars = grown(this.chars, start + id.length);
-    const chars = this.chars;
-    for (let i = 0; i < id.length; i++) chars[start + i] = id.charCodeAt(i);
-    this.starts[k + 1] = start + id.length;
-    if (2 * this.n > this.slots.length >> 1) {
-      this.grow();
+    this.ids.push(id);
+    if (this.slots === null) return;
+    const n = this.ids.length;
+    if (2 * n > this.slots.length >> 1) {
+      this.grow(this.slots.length << 1);
       this.find(id);
     }
     this.slots[2 * this.at] = this.h;
-    this.slots[2 * this.at + 1] = this.n;
+    this.slots[2 * this.at + 1] = n;
   }
 
-  private grow(): void {
-    const old = this.slots;
-    const slots = (this.slots = new Int32Array(old.length << 1));
-    const mask = (slots.length >> 1) - 1;
-    for (let j = 0; j < old.length; j += 2) {
-      if (old[j + 1] === 0) continue;
-      let i = old[j]! & mask;
-      while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
-      slots[2 * i] = old[j]!;
-      slots[2 * i + 1] = old[j + 1]!;
-    }
+  /** The ids so far into a table. */
+  private index(): void {
+    let size = 2 << 12;
+    while (4 * (this.ids.length + 1) > size >> 1) size <<= 1;
+    this.slots = new Int32Array(size);
+    const mask = (size >> 1) - 1;
+    for (let k = 0; k < this.ids.length; k++) this.put(this.slots, mask, this.ids.hash(k), k + 1);
+  }
+
+  private put(slots: Int32Array, mask: number, h: number, n: number): void {
+    let i = h & mask;
+    while (slots[2 * i + 1] !== 0) i = (i + 1) & mask;
+    slots[2 * i] = h;
+    slots[2 * i + 1] = n;
+  }
+
+  private grow(size: number): void {
+    const old = this.slots!;
+    const slots = (this.slots = new Int32Array(size));
+    const mask = (size >> 1) - 1;
+    for (let j = 0; j < old.length; j += 2) if (old[j + 1] !== 0) this.put(slots, mask, old[j]!, old[j + 1]!);
   }
 }
 
@@ -205,6 +262,11 @@ function grown<T extends Int32Array | Uint16Array>(a: T, size: number): T {
 function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return mix(h);
+}
+
+/** The final mix of {@link hash}. */
+function mix(h: number): number {
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   return h ^ (h >>> 12);
