@@ -1,5 +1,6 @@
 /** A month-job worker (month-files.ts): one month at a time, the build's shared context from workerData. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from './gc.ts';
 import { historyOnly, runMonthJob, type MonthContext, type MonthJob } from './month-files.ts';
 
 let ctx = workerData as MonthContext;
@@ -16,6 +17,12 @@ parentPort!.on('message', async (job: MonthJob) => {
     }
     const parsed = await runMonthJob(ctx, job, (line) => console.error(line));
     parentPort!.postMessage({ parsed });
+    // A views job's garbage (its month's aggregate and scoring, its views' objects and
+    // texts: a few hundred MB) collected before the next job instead of when V8's limit,
+    // set at the last full collection (mid-job, with the texts live), calls for it: the
+    // next job then starts from a compact heap of what stays (the months' history form
+    // and the kept history texts, ~75 MiB at reference scale) and V8 sets its limit from that.
+    if (job.views) collectGarbage();
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
   }
