@@ -18,10 +18,10 @@ parentPort!.on('message', async (job: MonthJob) => {
     const parsed = await runMonthJob(ctx, job, (line) => console.error(line));
     parentPort!.postMessage({ parsed });
     // A views job's garbage (its month's aggregate and scoring, its views' objects and
-    // texts: a few hundred MB) collected before the next job instead of when V8's limit,
-    // set at the last full collection (mid-job, with the texts live), calls for it: the
-    // next job then starts from a compact heap of what stays (the months' history form
-    // and the kept history texts, ~75 MiB at reference scale) and V8 sets its limit from that.
+    // texts) collected before the next job: the next one starts from a compact heap of
+    // what stays (the months' history form and the kept history texts, ~75 MiB live at
+    // reference scale) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
+    // the views phase's peak ~1,490 -> ~1,360 MiB (BENCHMARKS.md, "Third step").
     if (job.views) collectGarbage();
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
