@@ -21,7 +21,7 @@ parentPort!.on('message', async (job: MonthJob) => {
     // texts) collected before the next job: the next one starts from a compact heap of
     // what stays (the months' history form and the kept history texts, ~75 MiB live at
     // reference scale) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
-    // the views phase's peak ~1,490 -> ~1,360 MiB (BENCHMARKS.md, "Third step").
+    // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step").
     if (job.views) collectGarbage();
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
