@@ -19,6 +19,7 @@ import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
 import { readAggregate, type AggregateSource } from './load-data.ts';
 import { JsonWriter } from './write-json.ts';
+import { memLog, memoryLine } from './gc.ts';
 
 /** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
 export interface MonthContext {
@@ -186,13 +187,17 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
   if (job.views) {
     let pools = poolsOf.get(reg);
     if (!pools) poolsOf.set(reg, (pools = universes(reg)));
+    if (memLog) log(memoryLine(`views job ${job.i} start`));
     const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
     if (!histories) historiesOf.set(ctx, (histories = new HistoryTexts()));
     const files = new ShardFiles(ctx.meta, detailed.month);
+    if (memLog) log(memoryLine(`views ${detailed.month} scored`));
     for (const { view, text } of companyViewTexts(input, ctx.meta, histories)) files.addText(view, text);
+    if (memLog) log(memoryLine(`views ${detailed.month} texts made`));
     out.views = await put(job.views, files.files());
+    if (memLog) log(memoryLine(`views ${detailed.month} written`));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 /** A month-job worker (month-files.ts): one month at a time, the build's shared context from workerData. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from './gc.ts';
 import { historyOnly, runMonthJob, type MonthContext, type MonthJob } from './month-files.ts';
 
 let ctx = workerData as MonthContext;
@@ -16,6 +17,12 @@ parentPort!.on('message', async (job: MonthJob) => {
     }
     const parsed = await runMonthJob(ctx, job, (line) => console.error(line));
     parentPort!.postMessage({ parsed });
+    // A views job's garbage (its month's aggregate and scoring, its views' objects and
+    // texts) collected before the next job: the next one starts from a compact heap of
+    // what stays (the months' history form and the kept history texts, ~75 MiB live at
+    // reference scale) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
+    // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step").
+    if (job.views) collectGarbage();
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
   }

@@ -19,7 +19,7 @@ import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
 import { runMonthJob, type BoardsInfo, type ShardFiles, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
-import { collectGarbage } from './gc.ts';
+import { collectGarbage, memLog, memoryLine } from './gc.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
 
@@ -134,6 +134,7 @@ export async function writeMonths(opts: {
   // month's views, made just before, are garbage) instead of whenever V8's growth heuristics call for it.
   if (jobs.length) collectGarbage();
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
+  const sampler = memLog ? setInterval(() => log(memoryLine('build thread')), 1000) : null;
   try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
     // What the cache had is linked while the jobs run.
@@ -142,6 +143,7 @@ export async function writeMonths(opts: {
     if (running) await running;
     else for (const j of order) place(((results[j] = await runMonthJob(ctx, jobs[j]!, log)), j));
   } finally {
+    if (sampler) clearInterval(sampler);
     await pool?.close();
   }
   return {
