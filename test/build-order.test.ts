@@ -1,7 +1,8 @@
 /**
  * The build's order with the compiled pages in the cache (src/build/run-build.ts,
- * build-pages.ts): the page workers start once the current views and leaderboards are
- * written, and render beside the rest of the views step. The output must be the one of a build that renders the pages after the
+ * build-pages.ts): the page workers start on the profiles once the current company views
+ * and meta.json are written, take the leaderboards once those are, and render beside the
+ * rest of the views step. The output must be the one of a build that renders the pages after the
  * whole JSON tree (the shared sample build: no cache, Astro's compile), file for file and
  * byte for byte, and the build's report must count the same files and bytes.
  */
@@ -59,6 +60,10 @@ describe('pages beside the views step (compiled pages from the cache)', () => {
     expect(at(/Page workers started beside/)).toBeGreaterThan(at(/current company views/));
     expect(at(/Page workers started beside/)).toBeLessThan(at(/static answers, OpenAPI/));
     expect(at(/Page workers started beside/)).toBeLessThan(at(/Building pages/));
+    // The profiles first (they read meta.json and the company views), the leaderboards once written.
+    expect(hit).toMatch(/Page workers started beside the views step \(the profiles/);
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/the leaderboards handed to the page workers/));
+    expect(at(/the leaderboards handed to the page workers/)).toBeLessThan(at(/static answers, OpenAPI/));
   });
 
   it('write the same files, byte for byte, as a build rendering the pages after the JSON tree', () => {

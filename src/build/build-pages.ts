@@ -6,7 +6,7 @@ import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe } from './pages-cache.ts';
-import { IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
+import { COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -70,10 +70,21 @@ export interface PagesStep {
   /** Whether the compiled pages came from the build cache (no `astro build`). */
   readonly hit: boolean;
   /**
+   * The views step begins: on a hit the page worker threads start and load the compiled
+   * modules (their start-up beside this thread's current views, not after them).
+   */
+  prepare(): void;
+  /**
+   * `meta.json` and the current month's company views are on disk (not yet the
+   * leaderboards): on a hit the page worker threads start rendering the profiles
+   * (COMPANY_ROUTES), the routes that read nothing else.
+   */
+  companiesReady(): void;
+  /**
    * What the page workers' routes read is on disk: meta.json, the current month's company
    * views and leaderboards (src/components/site-data.ts). On a hit the page worker
-   * threads start rendering the profiles and leaderboards; the build's thread joins them
-   * in `finish()`.
+   * threads start rendering the profiles and leaderboards (the leaderboards only, when
+   * `companiesReady` started the profiles); the build's thread joins them in `finish()`.
    */
   viewsReady(): void;
   /** The whole JSON tree is written: renders the rest, joins the tree to the pages in `outDir`. */
@@ -160,14 +171,30 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     await moveDir(inside, opts.outDir);
   };
 
+  /** On a hit: the worker routes whose shares are not handed to the pool yet. */
+  let waiting = hit ? recipe!.routes.filter((r) => r.out === null) : [];
+  /** Hands the waiting routes that `ready` accepts to the page pool (started by the first call). */
+  const start = (ready: (component: string) => boolean) => {
+    const now = waiting.filter((r) => ready(r.component));
+    if (now.length === 0) return;
+    waiting = waiting.filter((r) => !ready(r.component));
+    step.prepare();
+    pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: now.map((r) => ({ ...r, from: 0 })) });
+  };
+
   const step: PagesStep = {
     hit: hit !== null,
-    viewsReady() {
+    prepare() {
       if (!hit || pool) return;
-      const routes = recipe!.routes.filter((r) => r.out === null);
       t1 = performance.now();
       pool = new PagePool(workers - 1);
-      pool.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: routes.map((r) => ({ ...r, from: 0 })) });
+      pool.warm({ serverDir: compiled, manifest: recipe!.manifest, routes: recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 })) });
+    },
+    companiesReady() {
+      start((c) => COMPANY_ROUTES.includes(c));
+    },
+    viewsReady() {
+      start(() => true);
     },
     async finish() {
       try {

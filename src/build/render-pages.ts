@@ -13,10 +13,17 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { defaultWorkers, tsWorker } from './worker-pool.ts';
-import type { RenderDone, RenderJob } from './render-share.ts';
+import type { RenderDone, RenderJob, WarmJob } from './render-share.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
 export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leaderboards/[country]/[industry].astro'];
+
+/**
+ * The worker routes whose pages read only `meta.json` and the current month's company views
+ * (src/components/site-data.ts `company`, `companySlugs`, `meta`): on a cache hit they start
+ * once those are written, before the new month's leaderboards, which the other routes read.
+ */
+export const COMPANY_ROUTES = ['src/pages/company/[slug].astro'];
 
 /** Set for Astro's pipeline while the workers are on: its getStaticPaths then give only each route's first page. */
 export const IN_WORKERS_ENV = 'EVI_PAGES_IN_WORKERS';
@@ -85,6 +92,8 @@ const SHARES_PER_THREAD = 8;
 export class PagePool {
   readonly #workers: Worker[];
   #queue: RenderJob[] = [];
+  /** Worker threads with nothing to render: they take the next shares `render` adds. */
+  #idle: Worker[] = [];
   #results: RenderDone[][] = [];
   #busy = 0;
   #error: Error | null = null;
@@ -110,14 +119,24 @@ export class PagePool {
       w.on('exit', (code) => this.#fail(new Error(`page worker ${i + 1} exited with code ${code}`)));
       return w;
     });
+    this.#idle = [...this.#workers];
     this.#results.push([]); // the build's thread's shares, last
   }
 
-  /** Starts rendering: the worker threads take the first shares. */
+  /** The worker threads load the compiled modules ahead of their first share (before the views they read are written). */
+  warm(job: WarmJob): void {
+    for (const w of this.#workers) w.postMessage({ warm: job });
+  }
+
+  /**
+   * Adds a job's shares to the end of the queue (called once, or once per group of routes
+   * as their views come: the profiles first, then the leaderboards); idle worker threads
+   * take them at once. Every `render` comes before `join`.
+   */
   render(opts: Omit<RenderJob, 'worker' | 'workers'>): void {
     const shares = (this.#workers.length + 1) * SHARES_PER_THREAD;
-    this.#queue = Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares }));
-    for (const w of this.#workers) this.#next(w);
+    this.#queue.push(...Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares })));
+    for (const w of this.#idle.splice(0)) this.#next(w);
   }
 
   /** This thread takes shares until none is left, then waits for the worker threads; the totals by thread (this one first). */
@@ -141,7 +160,10 @@ export class PagePool {
 
   #next(w: Worker): void {
     const job = this.#queue.shift();
-    if (!job || this.#error) return;
+    if (!job || this.#error) {
+      if (!this.#error) this.#idle.push(w);
+      return;
+    }
     this.#busy++;
     w.postMessage(job);
   }

@@ -286,6 +286,20 @@ function writeParts(file: string, parts: Buffer[]): number {
   }
 }
 
+/** What a page worker loads before its first share: the compiled manifest and the routes' modules. */
+export type WarmJob = Pick<RenderJob, 'serverDir' | 'manifest' | 'routes'>;
+
+/**
+ * Loads the compiled manifest, the routes' modules (Astro's runtime with them) and a
+ * container, without reading any view: a page worker started before the views it renders
+ * are written does its start-up then, and its first share renders at once.
+ */
+export async function warmUp(job: WarmJob): Promise<void> {
+  await useManifest(job.serverDir, job.manifest);
+  for (const route of job.routes) await loadPage(job.serverDir, route);
+  container ??= await fresh();
+}
+
 /** Renders the share `job.worker` of `job.workers` of every route's paths from its `from`, and writes the pages. */
 export async function renderShare(job: RenderJob): Promise<RenderDone> {
   const cpu0 = threadCpu();

@@ -74,6 +74,8 @@ export async function writeMonths(opts: {
   workers?: number;
   /** Called once the current month's leaderboards are in the output. */
   currentBoards?: () => void;
+  /** Called once the jobs are known, before any runs: how many, and the worker threads they run on (0: on this thread). */
+  planned?: (jobs: number, threads: number) => void;
   log: (line: string) => void;
 }): Promise<MonthsWritten> {
   const { data, input, meta, site, views, cacheDir, log } = opts;
@@ -130,6 +132,7 @@ export async function writeMonths(opts: {
   const order = jobs.map((_, j) => j);
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
+  opts.planned?.(jobs.length, size > 1 ? size : 0);
   // The worker threads' heaps come on top of this one's: collected now (the current
   // month's views, made just before, are garbage) instead of whenever V8's growth heuristics call for it.
   if (jobs.length) collectGarbage();

@@ -35,6 +35,12 @@ export interface SiteParts {
   cacheDir: string | null;
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
   workers?: number;
+  /**
+   * Called once meta.json and the current month's company views are on disk (what the
+   * profiles read), when the month jobs do not run on worker threads (an incremental
+   * build: the new month's leaderboards job runs on this thread).
+   */
+  companiesReady?: () => void;
   /** Called once meta.json, the current month's company views and its leaderboards are on disk (what the page workers read). */
   viewsReady?: () => void;
   log: (line: string) => void;
@@ -87,17 +93,25 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
   const profilesGz = profiles.finish();
   profilesGz.catch(() => {}); // awaited below
+  views.write('meta.json', meta);
+  // The current company views and meta.json on disk before the month jobs are planned:
+  // the profiles' pages may start then (companiesReady).
+  await queue.flush();
   // Leaderboards of every month (each month's also as one CSV download) and every past
   // month's company views: on the worker threads while this thread writes the rest. Started
   // once the current month's views are written, so that the two memory peaks do not add up.
   const boardsOut = new JsonWriter(json, queue);
   let currentBoards!: () => void;
   const boardsReady = new Promise<void>((resolve) => (currentBoards = resolve));
-  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, log });
+  // At most one month job, on this thread (an incremental build: the new month's
+  // leaderboards): the profiles' page worker starts before it runs. Not beside month jobs
+  // on worker threads, nor beside many on this thread (a cold build), whose memory would
+  // add up with a page worker's.
+  const planned = (jobs: number, threads: number) => jobs <= 1 && threads === 0 && parts.companiesReady?.();
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, planned, log });
   // Not awaited yet: a failure is reported by the awaits below.
   let monthsDone = false;
   months.then(() => (monthsDone = true), () => {});
-  views.write('meta.json', meta);
   // (writeMonths calls currentBoards before it returns; a failure before that rejects here.)
   await Promise.race([boardsReady, months]);
   await queue.flush();
