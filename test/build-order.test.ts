@@ -57,6 +57,10 @@ describe('pages beside the views step (compiled pages from the cache)', () => {
     expect(miss).not.toMatch(/Page workers started/);
     expect(hit).not.toMatch(/astro build/);
     const at = (line: RegExp) => hit!.split('\n').findIndex((l) => line.test(l));
+    // Every month from the cache (a monthly build's case): the page worker loads the compiled pages before the views step.
+    expect(at(/page worker thread started: loading the compiled pages/)).toBeGreaterThan(-1);
+    expect(at(/page worker thread started: loading the compiled pages/)).toBeLessThan(at(/Writing views/));
+    expect(miss).not.toMatch(/loading the compiled pages/);
     expect(at(/Page workers started beside/)).toBeGreaterThan(at(/current company views/));
     expect(at(/Page workers started beside/)).toBeLessThan(at(/static answers, OpenAPI/));
     expect(at(/Page workers started beside/)).toBeLessThan(at(/Building pages/));

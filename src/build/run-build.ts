@@ -88,6 +88,24 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const records: MonthRecord[] = [];
   const ranked = new Map<string, Set<string>>();
 
+  // At most one month parsed (an operator's monthly build, whose month jobs are the new
+  // month's leaderboards, on this thread): the page worker thread starts and loads the
+  // compiled pages (~1 s of CPU at reference scale) once the past months are scored, while
+  // this thread waits for the new month's parse on its worker (or scores it), instead of
+  // beside the current company views. Not in a cold build, where its memory would add up
+  // with the month jobs'.
+  const monthly = data.cacheHits >= data.months.length - 1;
+  const prepareEarly = () => {
+    opening?.then(
+      (p) => {
+        if (!monthly || !p.hit) return;
+        log('  page worker thread started: loading the compiled pages');
+        p.prepare();
+      },
+      () => {},
+    );
+  };
+
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
@@ -97,6 +115,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       builder.add(result, stats);
       records.push(monthRecord(reg, result));
       ranked.set(result.month, rankedSlugs(reg, result));
+      if (results.length === data.months.length - 1) prepareEarly();
     }
     await data.ready;
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
@@ -131,11 +150,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
 
     const pages = opening ? await opening : null;
     log('Writing views');
-    // At most one month parsed (an operator's monthly build: its month jobs are the new
-    // month's leaderboards, on this thread), the page worker thread starts now and loads the
-    // compiled pages beside the current views (~1 s of CPU at reference scale); not in a
-    // cold build, where its memory would add up with the month jobs'.
-    if (pages?.hit && data.cacheHits >= data.months.length - 1) pages.prepare();
+    // The page worker thread started above once the past months were scored (a one-month
+    // data folder has none: it starts now, beside the current views).
+    if (pages?.hit && monthly) pages.prepare();
     // On a cache hit of the compiled pages the page worker starts on the profiles once
     // their views are written, and takes the leaderboards once the new month's are.
     let started = false;
