@@ -281,7 +281,7 @@ const HEAD_END = '</head>';
  * next call.
  */
 let encoded = Buffer.allocUnsafeSlow(1 << 18);
-function pageBytes(html: string, chrome: Buffer): Buffer {
+export function pageBytes(html: string, chrome: Buffer): Buffer {
   const need = html.length * 3 + chrome.length;
   if (encoded.length < need) encoded = Buffer.allocUnsafeSlow(Math.max(need, encoded.length * 2));
   const at = chrome.length === 0 ? -1 : html.indexOf(HEAD_END);
