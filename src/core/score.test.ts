@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MonthAccumulator } from './aggregate.ts';
 import { IssueList } from './data-error.ts';
 import { buildRegistry, type Registry } from './registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from './schemas/rows.ts';
-import { compareScore, round1, scoreMonth, universes } from './score.ts';
+import { compareScore, rankOrder, round1, scoreMonth, universes } from './score.ts';
 
 describe('round1: 100 * num / den, half-up to one decimal', () => {
   it.each([
@@ -209,5 +210,33 @@ describe('§3 overall leaderboard: each company once, by its best entry', () => 
       'y4,2026-04-01,Perplexity,us,Oil & Gas,Culture,q1,',
     ]);
     expect([...r.overall.get('us')!.order].map((i) => reg.companies[i]!.slug)).toEqual(['y', 'x']);
+  });
+});
+
+describe('rankOrder: a desc, b desc, name order asc', () => {
+  // rows of (a, b) with distinct name orders below `names`
+  const rowsArb = fc.integer({ min: 1, max: 500 }).chain((names) =>
+    fc.tuple(fc.constant(names), fc.uniqueArray(fc.record({ a: fc.integer({ min: 0, max: 40 }), b: fc.integer({ min: 0, max: 40 }), o: fc.integer({ min: 0, max: names - 1 }) }), { selector: (r) => r.o, maxLength: 200 })),
+  );
+  const bySort = (rows: { a: number; b: number; o: number }[]) =>
+    rows.map((_, r) => r).sort((x, y) => rows[y]!.a - rows[x]!.a || rows[y]!.b - rows[x]!.b || rows[x]!.o - rows[y]!.o);
+
+  it('packed keys give the comparator order', () => {
+    fc.assert(
+      fc.property(rowsArb, ([names, rows]) => {
+        const got = rankOrder(rows.length, 40, 40, names, (r) => rows[r]!.a, (r) => rows[r]!.b, (r) => rows[r]!.o);
+        expect([...got]).toEqual(bySort(rows));
+      }),
+    );
+  });
+
+  it('falls back to the comparator where a key would pass 2^53, with the same order', () => {
+    fc.assert(
+      fc.property(rowsArb, ([, rows]) => {
+        const big = 2 ** 40; // (aMax + 1) * (bMax + 1) * names > 2^53
+        const got = rankOrder(rows.length, big, big, big, (r) => rows[r]!.a, (r) => rows[r]!.b, (r) => rows[r]!.o);
+        expect([...got]).toEqual(bySort(rows));
+      }),
+    );
   });
 });

@@ -110,6 +110,10 @@ export function universes(reg: Registry): Map<string, Company[]> {
   return out;
 }
 
+/** Scratch of {@link scoreContext}, reused from board to board (it runs to its end, never interleaved). */
+let inUniverse = new Int32Array(0);
+let boardStamp = 0;
+
 function scoreContext(
   reg: Registry,
   month: string,
@@ -119,7 +123,11 @@ function scoreContext(
   result: MonthResult,
 ): Board {
   const u = pool.filter((c) => c.trackedSince === null || c.trackedSince <= month);
-  const inU = new Set(u.map((c) => c.idx));
+  // The universe's members marked by company index (a stamp per board, instead of a Set).
+  if (inUniverse.length < reg.companies.length) inUniverse = new Int32Array(reg.companies.length);
+  if (boardStamp === 0x7fffffff) (inUniverse.fill(0), (boardStamp = 0));
+  const stamp = ++boardStamp;
+  for (const c of u) inUniverse[c.idx] = stamp;
   const answersOf = new Map<number, number[]>();
   for (const [folded, raw, answers] of ctx.names) {
     const company = reg.companyByName.get(folded);
@@ -127,7 +135,7 @@ function scoreContext(
       result.unresolved.set(raw, (result.unresolved.get(raw) ?? 0) + answers.length);
       continue;
     }
-    if (!inU.has(company.idx)) {
+    if (inUniverse[company.idx] !== stamp) {
       result.outOfUniverse += answers.length;
       continue;
     }
@@ -136,19 +144,35 @@ function scoreContext(
     else answersOf.set(company.idx, answers.slice());
   }
   const k = ctx.combos.length;
-  const hitsOf = new Map<number, Uint8Array>();
-  const stats = u.map((c) => {
+  const A = ctx.answers.length;
+  const n = u.length;
+  // Per company of the universe (position j in `u`): its distinct answers (in first-seen
+  // order, as a Set gives them) and the combinations they name; marked per answer id
+  // with j + 1 instead of a Set per company.
+  const mark = new Int32Array(A);
+  const hitsOf: (Uint8Array | undefined)[] = new Array(n);
+  const uniqOf: number[][] = new Array(n);
+  const hitsJ = new Int32Array(n);
+  u.forEach((c, j) => {
     const answers = answersOf.get(c.idx);
-    if (!answers) return { c, hits: 0, mentions: 0, answers: [] as number[] };
-    const uniq = [...new Set(answers)];
+    if (!answers) return void (uniqOf[j] = []);
+    const uniq: number[] = [];
     const hit = new Uint8Array(k);
-    for (const a of uniq) hit[ctx.answers[a]!] = 1;
-    hitsOf.set(c.idx, hit);
+    for (const a of answers)
+      if (mark[a] !== j + 1) {
+        mark[a] = j + 1;
+        uniq.push(a);
+        hit[ctx.answers[a]!] = 1;
+      }
     let hits = 0;
     for (let i = 0; i < k; i++) hits += hit[i]!;
-    return { c, hits, mentions: uniq.length, answers: uniq };
+    hitsOf[j] = hit;
+    uniqOf[j] = uniq;
+    hitsJ[j] = hits;
   });
-  stats.sort((a, b) => b.hits - a.hits || b.mentions - a.mentions || a.c.nameOrder - b.c.nameOrder);
+  // Rank order: hits desc, then mentions (distinct answers) desc, then name order.
+  const rank = rankOrder(n, k, A, reg.companies.length, (j) => hitsJ[j]!, (j) => uniqOf[j]!.length, (j) => u[j]!.nameOrder);
+  const stats = Array.from(rank, (j) => ({ c: u[j]!, hits: hitsJ[j]!, mentions: uniqOf[j]!.length, answers: uniqOf[j]!, hit: hitsOf[j] }));
   const board: Board = {
     industry: ctx.industry,
     industrySlug: reg.industryByKey.get(ctx.industry.toLowerCase())!.slug,
@@ -186,7 +210,7 @@ function scoreContext(
   const rowOf = new Map<number, number>();
   stats.forEach((s, r) => {
     rowOf.set(s.c.idx, r);
-    const hit = hitsOf.get(s.c.idx);
+    const hit = s.hit;
     if (hit)
       for (let i = 0; i < k; i++)
         if (hit[i]) {
@@ -195,15 +219,43 @@ function scoreContext(
         }
     for (const a of s.answers) themeMentions[r * T + comboTheme[ctx.answers[a]!]!]!++;
   });
-  const rows = stats.map((_, r) => r);
   themes.forEach((_, t) => {
-    rows.sort((a, b) => themeNamed[b * T + t]! - themeNamed[a * T + t]! || themeMentions[b * T + t]! - themeMentions[a * T + t]! || stats[a]!.c.nameOrder - stats[b]!.c.nameOrder);
+    const rows = rankOrder(stats.length, k, A, reg.companies.length, (r) => themeNamed[r * T + t]!, (r) => themeMentions[r * T + t]!, (r) => stats[r]!.c.nameOrder);
     rows.forEach((r, i) => (themeRank[r * T + t] = i + 1));
   });
   // A profile shows the details of one entry per company and country (its best), so
   // they are made as objects only when asked for: fewer than half of a board's entries.
   board.detail = new BoardDetail({ rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank });
   return board;
+}
+
+/**
+ * Rows 0..n-1 ordered by `a` desc, then `b` desc, then `order` asc (a total order:
+ * `order` is a company's unique name order, below `names`; 0 <= a <= aMax, 0 <= b <= bMax).
+ * The three are packed into one exact integer key per row, ((aMax - a) * (bMax + 1) +
+ * (bMax - b)) * names + order, and the keys sorted as numbers (a typed array's native
+ * sort) instead of calling a comparator n log n times; the same order, as the order is
+ * total. Keys that would pass 2^53 fall back to the comparator.
+ */
+let rowOfOrder = new Int32Array(0);
+export function rankOrder(n: number, aMax: number, bMax: number, names: number, a: (r: number) => number, b: (r: number) => number, order: (r: number) => number): Int32Array {
+  const out = new Int32Array(n);
+  if ((aMax + 1) * (bMax + 1) * names < Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(n);
+    if (rowOfOrder.length < names) rowOfOrder = new Int32Array(names);
+    for (let r = 0; r < n; r++) {
+      const o = order(r);
+      keys[r] = ((aMax - a(r)) * (bMax + 1) + (bMax - b(r))) * names + o;
+      rowOfOrder[o] = r;
+    }
+    keys.sort();
+    for (let i = 0; i < n; i++) out[i] = rowOfOrder[keys[i]! % names]!;
+    return out;
+  }
+  const rows = Array.from({ length: n }, (_, r) => r);
+  rows.sort((x, y) => a(y) - a(x) || b(y) - b(x) || order(x) - order(y));
+  out.set(rows);
+  return out;
 }
 
 /**
@@ -238,12 +290,9 @@ export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string
         const cur = best.get(idx);
         if (!cur || compareEntries(board, p, cur.board, cur.pos) < 0) best.set(idx, { board, pos: p });
       }
-    const rows = [...best].map(([idx, e]) => ({ idx, ...e }));
-    rows.sort((a, b) => {
-      const s = compareScore(b.board.hits[b.pos]!, b.board.k, a.board.hits[a.pos]!, a.board.k);
-      if (s !== 0) return s;
-      return b.board.mentions[b.pos]! - a.board.mentions[a.pos]! || reg.companies[a.idx]!.nameOrder - reg.companies[b.idx]!.nameOrder;
-    });
+    // each entry's figures read once, not at every comparison
+    const rows = [...best].map(([idx, { board, pos }]) => ({ idx, board, pos, h: board.hits[pos]!, k: board.k, m: board.mentions[pos]!, o: reg.companies[idx]!.nameOrder }));
+    rows.sort((a, b) => compareScore(b.h, b.k, a.h, a.k) || b.m - a.m || a.o - b.o);
     result.overall.set(country, {
       country,
       order: Int32Array.from(rows, (r) => r.idx),
