@@ -5,8 +5,8 @@ import { pagesEntry } from './caches.ts';
 import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
-import type { PagesRecipe } from './pages-cache.ts';
-import { COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
+import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
+import { COMPANY_PARAM, COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
 
 async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
   let files = 0;
@@ -80,6 +80,13 @@ export interface PagesStep {
    * (COMPANY_ROUTES), the routes that read nothing else.
    */
   companiesReady(): void;
+  /**
+   * `meta.json` and the current month's views of the companies `slugs` are on disk (a
+   * monthly build calls it as it writes them, a batch at a time, every company once, in
+   * place of `companiesReady`): on a hit their profiles are handed to the page workers at
+   * once, and `companiesReady` and `viewsReady` leave the profiles to these calls.
+   */
+  companiesWritten(slugs: string[]): void;
   /**
    * What the page workers' routes read is on disk: meta.json, the current month's company
    * views and leaderboards (src/components/site-data.ts). On a hit the page worker
@@ -173,6 +180,8 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
 
   /** On a hit: the worker routes whose shares are not handed to the pool yet. */
   let waiting = hit ? recipe!.routes.filter((r) => r.out === null) : [];
+  /** The profile routes, once `companiesWritten` hands them over company by company (taken out of `waiting`). */
+  let byCompany: RouteRecipe[] | null = null;
   /** Hands the waiting routes that `ready` accepts to the page pool (started by the first call). */
   const start = (ready: (component: string) => boolean) => {
     const now = waiting.filter((r) => ready(r.component));
@@ -192,6 +201,17 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     },
     companiesReady() {
       start((c) => COMPANY_ROUTES.includes(c));
+    },
+    companiesWritten(slugs) {
+      if (!byCompany) {
+        byCompany = waiting.filter((r) => COMPANY_ROUTES.includes(r.component));
+        waiting = waiting.filter((r) => !COMPANY_ROUTES.includes(r.component));
+      }
+      if (byCompany.length === 0 || slugs.length === 0) return;
+      step.prepare();
+      // Two shares a batch: the worker thread takes the batches as they come; the build's
+      // thread takes what is left of them once it joins.
+      pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: byCompany.map((r) => ({ ...r, from: 0 })), only: { param: COMPANY_PARAM, values: slugs } }, 2);
     },
     viewsReady() {
       start(() => true);

@@ -31,6 +31,8 @@ export class FileQueue {
   /** Callers waiting for the backlog to shrink, and for every batch to be written. */
   #drainers: (() => void)[] = [];
   #flushers: (() => void)[] = [];
+  /** Callers waiting for the batches up to `id` (the worker writes the batches in order). */
+  #marks: { id: number; wake: () => void }[] = [];
 
   constructor() {
     this.#worker.on('message', ({ id, error }: { id: number; error?: string }) => {
@@ -69,6 +71,24 @@ export class FileQueue {
     if (this.#error) throw this.#error;
   }
 
+  /**
+   * Resolves once every file handed over until now is on disk, while later ones may still
+   * be under way (the worker takes the batches in order); rejects with the first failure.
+   */
+  async written(): Promise<void> {
+    this.#send();
+    const id = this.#next - 1;
+    if (this.#waiting(id)) await new Promise<void>((wake) => this.#marks.push({ id, wake }));
+    if (this.#error) throw this.#error;
+  }
+
+  /** Whether a batch up to `id` is still unanswered. */
+  #waiting(id: number): boolean {
+    if (this.#error) return false;
+    for (const p of this.#pending.keys()) if (p <= id) return true;
+    return false;
+  }
+
   async close(): Promise<void> {
     this.#worker.removeAllListeners('exit');
     await this.#worker.terminate();
@@ -95,6 +115,11 @@ export class FileQueue {
   #settle(): void {
     if (this.#queuedBytes <= MAX_BACKLOG || this.#error) for (const wake of this.#drainers.splice(0)) wake();
     if (this.#pending.size === 0 || this.#error) for (const wake of this.#flushers.splice(0)) wake();
+    if (this.#marks.length) {
+      const still = this.#marks.filter((m) => this.#waiting(m.id));
+      for (const m of this.#marks) if (!still.includes(m)) m.wake();
+      this.#marks = still;
+    }
   }
 
   #fail(e: Error): void {

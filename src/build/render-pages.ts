@@ -24,6 +24,8 @@ export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leade
  * once those are written, before the new month's leaderboards, which the other routes read.
  */
 export const COMPANY_ROUTES = ['src/pages/company/[slug].astro'];
+/** The parameter of the company routes: a company's slug (one page per company view). */
+export const COMPANY_PARAM = 'slug';
 
 /** Set for Astro's pipeline while the workers are on: its getStaticPaths then give only each route's first page. */
 export const IN_WORKERS_ENV = 'EVI_PAGES_IN_WORKERS';
@@ -130,11 +132,11 @@ export class PagePool {
 
   /**
    * Adds a job's shares to the end of the queue (called once, or once per group of routes
-   * as their views come: the profiles first, then the leaderboards); idle worker threads
-   * take them at once. Every `render` comes before `join`.
+   * or pages as their views come: the profiles first, then the leaderboards); idle worker
+   * threads take them at once. `shares`: how many the job is cut into (by default enough
+   * for all threads to end together). Every `render` comes before `join`.
    */
-  render(opts: Omit<RenderJob, 'worker' | 'workers'>): void {
-    const shares = (this.#workers.length + 1) * SHARES_PER_THREAD;
+  render(opts: Omit<RenderJob, 'worker' | 'workers'>, shares = (this.#workers.length + 1) * SHARES_PER_THREAD): void {
     this.#queue.push(...Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares })));
     for (const w of this.#idle.splice(0)) this.#next(w);
   }

@@ -33,6 +33,11 @@ export interface RenderJob {
   /** This worker takes the paths whose index modulo `workers` is `worker`. */
   worker: number;
   workers: number;
+  /**
+   * Only the paths whose parameter `param` is one of `values` (before the share is taken):
+   * the profiles of the companies whose views are on disk, handed over as they are written.
+   */
+  only?: { param: string; values: string[] };
 }
 
 export interface RenderDone {
@@ -327,7 +332,12 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
   let bytes = 0;
   for (const route of job.routes) {
     const mod = await loadPage(job.serverDir, route);
-    const paths = await mod.getStaticPaths!();
+    let paths = await mod.getStaticPaths!();
+    if (job.only) {
+      const { param, values } = job.only;
+      const keep = new Set(values);
+      paths = paths.filter((p) => keep.has(String(p.params[param])));
+    }
     const chrome = Buffer.from(route.chrome);
     const renderPage = await routeRenderer(mod);
     for (let i = route.from + job.worker; i < paths.length; i += job.workers) {

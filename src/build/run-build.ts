@@ -164,7 +164,17 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       if (what === 'profiles') pages.companiesReady();
       else pages.viewsReady();
     };
-    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all') } : {};
+    // A monthly build (every month but the newest from the cache): the profiles are handed
+    // to the page worker batch by batch as their views are written, beside this thread's
+    // current views (the other core is otherwise busy only with the file writes and the
+    // profiles' compression). Not in a cold build, where the month jobs' memory would add
+    // up with a page worker's.
+    const companiesWritten = (slugs: string[]) => {
+      if (!started) log('Page workers started beside the current company views (the profiles as their views are written)');
+      started = true;
+      pages!.companiesWritten(slugs);
+    };
+    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
     report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).

@@ -24,6 +24,16 @@ import { CurrentCompanyFiles, writeStaticFiles } from './static-files.ts';
 import { FileQueue } from './file-queue.ts';
 import { JsonWriter } from './write-json.ts';
 
+/**
+ * The current company views are handed to the page workers (`companiesWritten`) in about
+ * this many batches, of at least COMPANY_BATCH_MIN companies (each batch costs the page
+ * workers one listing of the views and one page-level render setup per share).
+ */
+const COMPANY_BATCHES = 10;
+const COMPANY_BATCH_MIN = 200;
+/** While handing batches over, the views loop gives the event loop a turn every this many companies. */
+const YIELD_EVERY = 50;
+
 export interface SiteParts {
   data: LoadedData;
   input: SiteInput;
@@ -43,6 +53,12 @@ export interface SiteParts {
   companiesReady?: () => void;
   /** Called once meta.json, the current month's company views and its leaderboards are on disk (what the page workers read). */
   viewsReady?: () => void;
+  /**
+   * Called as the current month's company views are written, a batch at a time, with the
+   * slugs of each batch once it and meta.json are on disk; every company once, all of them
+   * before `companiesReady` (a monthly build: the profiles' pages start beside these views).
+   */
+  companiesWritten?: (slugs: string[]) => void;
   log: (line: string) => void;
 }
 
@@ -83,20 +99,43 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // The static answers: the company family's from each view as it is made, the rest below.
   const api = new JsonWriter(json, queue);
   const current = new CurrentCompanyFiles(views, api, meta, asPast);
+  // meta.json first: the profiles' pages read it and their company's view.
+  views.write('meta.json', meta);
+  // With `companiesWritten`: the slugs of each batch handed over once the batch is on disk
+  // (the page worker renders their profiles while this thread makes the next views).
+  const batchSize = Math.max(COMPANY_BATCH_MIN, Math.ceil(input.registry.companies.length / COMPANY_BATCHES));
+  const handed: Promise<void>[] = [];
+  let batch: string[] = [];
+  const handOver = () => {
+    if (batch.length === 0) return;
+    const slugs = batch;
+    batch = [];
+    const done = queue.written().then(() => parts.companiesWritten!(slugs));
+    done.catch(() => {}); // a failed write is reported by the flush below
+    handed.push(done);
+  };
   for (const v of companyViews(input, meta)) {
     // The view, its static answers and its lines of the profiles download.
     for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
+    if (parts.companiesWritten) {
+      if (batch.push(v.slug) >= batchSize) handOver();
+      // The event loop's turn now and then (not only when the queue's backlog makes this
+      // thread wait): the file worker's answers that resolve `written`, and the page
+      // workers' asking for their next share, are messages this loop would hold back.
+      if (slugs.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
     await queue.drained();
   }
+  if (parts.companiesWritten) handOver();
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
   const profilesGz = profiles.finish();
   profilesGz.catch(() => {}); // awaited below
-  views.write('meta.json', meta);
   // The current company views and meta.json on disk before the month jobs are planned:
-  // the profiles' pages may start then (companiesReady).
+  // the profiles' pages may start then (companiesReady), every batch handed over.
   await queue.flush();
+  await Promise.all(handed);
   // Leaderboards of every month (each month's also as one CSV download) and every past
   // month's company views: on the worker threads while this thread writes the rest. Started
   // once the current month's views are written, so that the two memory peaks do not add up.
