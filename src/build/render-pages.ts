@@ -82,20 +82,23 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker' | 'workers'
 
 /** Shares a page job is cut into for each thread rendering it ({@link PagePool}): small enough that the threads end together. */
 const SHARES_PER_THREAD = 8;
+/** Shares a worker thread holds beyond the one it renders ({@link PagePool}). */
+const SHARES_AHEAD = 1;
 
 /**
  * Page workers (on a cache hit of the compiled pages build-pages.ts starts them beside
  * the end of the views step; after a compile, {@link renderInWorkers}). `render` cuts the job
  * into shares (every n-th path of each route, as render-share.ts takes them) and hands
- * them out one at a time: the `threads` worker threads start at once; the build's thread
+ * them out as the threads take them (a worker thread holds one ahead of the one it
+ * renders): the `threads` worker threads start at once; the build's thread
  * takes shares too from `join()` on, once its own work is done, so that all end together
  * whichever started first.
  */
 export class PagePool {
   readonly #workers: Worker[];
   #queue: RenderJob[] = [];
-  /** Worker threads with nothing to render: they take the next shares `render` adds. */
-  #idle: Worker[] = [];
+  /** Per worker thread, its shares sent and not yet reported: at most SHARES_AHEAD + 1. */
+  #sent: number[];
   #results: RenderDone[][] = [];
   #busy = 0;
   #error: Error | null = null;
@@ -110,10 +113,11 @@ export class PagePool {
       this.#results.push([]);
       w.on('message', (msg: { done?: RenderDone; error?: string }) => {
         this.#busy--;
+        this.#sent[i]!--;
         if (msg.error) this.#fail(new Error(msg.error));
         else {
           this.#results[i]!.push(msg.done!);
-          this.#next(w);
+          this.#fill(i);
         }
         this.#settle();
       });
@@ -121,7 +125,7 @@ export class PagePool {
       w.on('exit', (code) => this.#fail(new Error(`page worker ${i + 1} exited with code ${code}`)));
       return w;
     });
-    this.#idle = [...this.#workers];
+    this.#sent = this.#workers.map(() => 0);
     this.#results.push([]); // the build's thread's shares, last
   }
 
@@ -138,7 +142,7 @@ export class PagePool {
    */
   render(opts: Omit<RenderJob, 'worker' | 'workers'>, shares = (this.#workers.length + 1) * SHARES_PER_THREAD): void {
     this.#queue.push(...Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares })));
-    for (const w of this.#idle.splice(0)) this.#next(w);
+    this.#workers.forEach((_, i) => this.#fill(i));
   }
 
   /** This thread takes shares until none is left, then waits for the worker threads; the totals by thread (this one first). */
@@ -160,14 +164,18 @@ export class PagePool {
     );
   }
 
-  #next(w: Worker): void {
-    const job = this.#queue.shift();
-    if (!job || this.#error) {
-      if (!this.#error) this.#idle.push(w);
-      return;
+  /**
+   * Sends worker thread `i` shares until it holds SHARES_AHEAD beyond the one it renders:
+   * it goes on with the next one at once, not once this thread, busy with the views step
+   * (a synchronous stretch of a second or more: the new month's leaderboards, a full
+   * collection), has read its report and answered.
+   */
+  #fill(i: number): void {
+    while (!this.#error && this.#sent[i]! <= SHARES_AHEAD && this.#queue.length > 0) {
+      this.#sent[i]!++;
+      this.#busy++;
+      this.#workers[i]!.postMessage(this.#queue.shift()!);
     }
-    this.#busy++;
-    w.postMessage(job);
   }
 
   #settle(): void {

@@ -11,5 +11,10 @@ const render = (job: RenderJob) =>
     (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 
-// A failed warm-up is not reported: the first share loads the same modules and reports the error.
-parentPort!.on('message', (msg: RenderJob | { warm: WarmJob }) => void ('warm' in msg ? warmUp(msg.warm).catch(() => {}) : render(msg)));
+// One message after the other, in order: the pool sends a share ahead of the one under way
+// (PagePool), which waits here. A failed warm-up is not reported: the first share loads
+// the same modules and reports the error.
+let chain: Promise<unknown> = Promise.resolve();
+parentPort!.on('message', (msg: RenderJob | { warm: WarmJob }) => {
+  chain = chain.then(() => ('warm' in msg ? warmUp(msg.warm).catch(() => {}) : render(msg)));
+});
