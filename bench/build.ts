@@ -44,6 +44,8 @@ const t1Months = num(env.EVI_BENCH_DUCKDB_T1_MONTHS) ?? 4;
 const ingestOnly = env.EVI_BENCH_ONLY === 'ingest';
 if (env.EVI_BENCH_ONLY !== undefined && !ingestOnly) throw new Error(`EVI_BENCH_ONLY must be "ingest", got "${env.EVI_BENCH_ONLY}"`);
 const EPOCH = '1793491200'; // 2026-11-01: lastUpdated fixed, as in CI
+/** DuckDB's same checks and aggregation over the reference data on the machine where issue 14's targets were set ("32 s in the same session"). */
+const ISSUE_DUCKDB_SECONDS = 32;
 
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const mib = (kib: number) => `${fmt(kib / 1024)} MiB`;
@@ -346,6 +348,19 @@ try {
     { what: "cold ingest ≥ 1.5× DuckDB's rows/s doing the same checks (bench/lib/duckdb-aggregate.ts)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 1.5 },
     { what: "cold ingest vs DuckDB's plain read (max() of every column, no checks; no target)", value: `${(ours / duckIngestRate).toFixed(2)}×`, met: null },
   ];
+  // The wall targets were set on the issue's machine, where DuckDB's same aggregation took
+  // ISSUE_DUCKDB_SECONDS; this machine's speed against that one, by the same reference run
+  // here, gives what they are on this machine (these machines have measured 2-3 times apart
+  // from one session to the next): rows beside the targets, not in their place.
+  const speed = duckAgg.seconds / ISSUE_DUCKDB_SECONDS;
+  const scaled = (r: BuildRun, target: number, what: string): Target => ({
+    what: `${what}: wall ≤ ${target} s at the issue's machine speed, ${secs(target * speed)} here (DuckDB's same aggregation ${secs(duckAgg.seconds)} in this run, ${ISSUE_DUCKDB_SECONDS} s in the issue's)`,
+    value: secs(r.m.wall),
+    met: r.m.wall <= target * speed,
+  });
+  const pagesRun = incrementals.find((r) => r.pages);
+  if (pagesRun) targets.push(scaled(pagesRun, 12, 'incremental build with pages'));
+  targets.push(scaled(cold, 40, `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}`));
   // The breakdown by CPU time: on a shared machine the wall times of the stages move with the load.
   const stage = (n: string) => prof.stages.find((s) => s.name.startsWith(n))!.cpuSeconds;
   const pmf = stage('parseMonthFile');
