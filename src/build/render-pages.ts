@@ -82,7 +82,7 @@ export async function renderInWorkers(opts: Omit<RenderJob, 'worker' | 'workers'
 
 /** Shares a page job is cut into for each thread rendering it ({@link PagePool}): small enough that the threads end together. */
 const SHARES_PER_THREAD = 8;
-/** Shares a worker thread holds beyond the one it renders ({@link PagePool}). */
+/** Shares a worker thread holds beyond the one it renders while the build's thread does other work ({@link PagePool}). */
 const SHARES_AHEAD = 1;
 
 /**
@@ -97,8 +97,10 @@ const SHARES_AHEAD = 1;
 export class PagePool {
   readonly #workers: Worker[];
   #queue: RenderJob[] = [];
-  /** Per worker thread, its shares sent and not yet reported: at most SHARES_AHEAD + 1. */
+  /** Per worker thread, its shares sent and not yet reported: at most `#ahead` + 1. */
   #sent: number[];
+  /** Shares a worker thread holds beyond the one it renders: none once this thread renders too (`join`). */
+  #ahead = SHARES_AHEAD;
   #results: RenderDone[][] = [];
   #busy = 0;
   #error: Error | null = null;
@@ -147,6 +149,9 @@ export class PagePool {
 
   /** This thread takes shares until none is left, then waits for the worker threads; the totals by thread (this one first). */
   async join(): Promise<RenderTotals> {
+    // From now on this thread reads the reports at once: a share held ahead would only
+    // keep the last shares from it, so that the threads would not end together.
+    this.#ahead = 0;
     const { renderShare } = await import('./render-share.ts');
     const own = this.#results.at(-1)!;
     for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) own.push(await renderShare(job));
@@ -165,13 +170,13 @@ export class PagePool {
   }
 
   /**
-   * Sends worker thread `i` shares until it holds SHARES_AHEAD beyond the one it renders:
-   * it goes on with the next one at once, not once this thread, busy with the views step
-   * (a synchronous stretch of a second or more: the new month's leaderboards, a full
-   * collection), has read its report and answered.
+   * Sends worker thread `i` shares until it holds `#ahead` beyond the one it renders:
+   * before `join` it goes on with the next one at once, not once this thread, busy with
+   * the views step (a synchronous stretch of a second or more: the new month's
+   * leaderboards, a full collection), has read its report and answered.
    */
   #fill(i: number): void {
-    while (!this.#error && this.#sent[i]! <= SHARES_AHEAD && this.#queue.length > 0) {
+    while (!this.#error && this.#sent[i]! <= this.#ahead && this.#queue.length > 0) {
       this.#sent[i]!++;
       this.#busy++;
       this.#workers[i]!.postMessage(this.#queue.shift()!);
