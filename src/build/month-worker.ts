@@ -17,13 +17,22 @@ parentPort!.on('message', async (job: MonthJob) => {
     }
     const parsed = await runMonthJob(ctx, job, (line) => console.error(line));
     parentPort!.postMessage({ parsed });
-    // A views job's garbage (its month's aggregate and scoring, its views' objects and
-    // texts) collected before the next job: the next one starts from a compact heap of
-    // what stays (the months' history form and the kept history texts, ~75 MiB live at
-    // reference scale) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
-    // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step").
-    if (job.views) collectGarbage();
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
+    return;
+  }
+  // A views job's garbage (its month's aggregate and scoring, its views' objects and
+  // texts) collected before the next job: the next one starts from a compact heap of
+  // what stays (the months' history form and the kept history texts, ~75 MiB live at
+  // reference scale) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
+  // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step"). Outside
+  // the job's try: the job is answered already, and a failed collection (only memory
+  // kept longer) must not send the pool a second answer for it.
+  if (job.views) {
+    try {
+      collectGarbage();
+    } catch {
+      // the heap is collected when V8 decides
+    }
   }
 });

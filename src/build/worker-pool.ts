@@ -67,7 +67,9 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
       const resourceLimits = { maxOldGenerationSizeMb: heapMb, ...(more.youngGenerationMb ? { maxYoungGenerationSizeMb: more.youngGenerationMb } : {}) };
       const w = tsWorker(script, { resourceLimits, workerData: more.workerData });
       w.on('message', (msg: { parsed?: R; error?: string }) => {
-        const p = this.busy.get(w)!;
+        const p = this.busy.get(w);
+        // One answer a job: another one is a fault of the worker script, said as it is.
+        if (!p) throw new Error(`${script}: an answer with no job in flight (${msg.error ?? 'a result'})`);
         this.busy.delete(w);
         this.idle.push(w);
         this.pump();
