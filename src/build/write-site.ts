@@ -105,12 +105,13 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // (the page worker renders their profiles while this thread makes the next views).
   const batchSize = Math.max(COMPANY_BATCH_MIN, Math.ceil(input.registry.companies.length / COMPANY_BATCHES));
   const handed: Promise<void>[] = [];
-  let batch: string[] = [];
+  // The batch is `slugs` from this index on (the views made since the last hand-over).
+  let from = 0;
   const handOver = () => {
-    if (batch.length === 0) return;
-    const slugs = batch;
-    batch = [];
-    const done = queue.written().then(() => parts.companiesWritten!(slugs));
+    if (from === slugs.length) return;
+    const batch = slugs.slice(from);
+    from = slugs.length;
+    const done = queue.written().then(() => parts.companiesWritten!(batch));
     done.catch(() => {}); // a failed write is reported by the flush below
     handed.push(done);
   };
@@ -120,7 +121,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
     if (parts.companiesWritten) {
-      if (batch.push(v.slug) >= batchSize) handOver();
+      if (slugs.length - from >= batchSize) handOver();
       // The event loop's turn now and then (not only when the queue's backlog makes this
       // thread wait): the file worker's answers that resolve `written`, and the page
       // workers' asking for their next share, are messages this loop would hold back.
