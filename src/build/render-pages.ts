@@ -102,7 +102,6 @@ export class PagePool {
   /** Shares a worker thread holds beyond the one it renders: none once this thread renders too (`join`). */
   #ahead = SHARES_AHEAD;
   #results: RenderDone[][] = [];
-  #busy = 0;
   #error: Error | null = null;
   #settled: (() => void)[] = [];
 
@@ -114,7 +113,6 @@ export class PagePool {
       const w = tsWorker('./render-worker.ts', { env });
       this.#results.push([]);
       w.on('message', (msg: { done?: RenderDone; error?: string }) => {
-        this.#busy--;
         this.#sent[i]!--;
         if (msg.error) this.#fail(new Error(msg.error));
         else {
@@ -155,7 +153,7 @@ export class PagePool {
     const { renderShare } = await import('./render-share.ts');
     const own = this.#results.at(-1)!;
     for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) own.push(await renderShare(job));
-    while (this.#busy > 0 && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
+    while (this.#sent.some((n) => n > 0) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
     if (this.#error) throw this.#error;
     return totals([own, ...this.#results.slice(0, -1)].map(sum));
   }
@@ -178,7 +176,6 @@ export class PagePool {
   #fill(i: number): void {
     while (!this.#error && this.#sent[i]! <= this.#ahead && this.#queue.length > 0) {
       this.#sent[i]!++;
-      this.#busy++;
       this.#workers[i]!.postMessage(this.#queue.shift()!);
     }
   }
@@ -189,7 +186,6 @@ export class PagePool {
 
   #fail(e: Error): void {
     this.#error ??= e;
-    this.#busy = 0;
     this.#settle();
   }
 }
