@@ -126,7 +126,10 @@ function accumulate(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[
 const pick = (good: string[], bad: string[]) => fc.oneof({ arbitrary: fc.constantFrom(...good), weight: 7 }, { arbitrary: fc.constantFrom(...bad), weight: 1 });
 const field = [
   pick(['a1', 'a2', 'a3', 'a4', 'a-2026-04-000005'], ['']),
-  pick(['2026-04-01', '2026-04-09', '2026-04-03T09:12:00Z'], ['2026-02-30', 'soon']),
+  pick(
+    ['2026-04-01', '2026-04-09', '2026-04-03T09:12:00Z', '2026-04-10 23:59:59Z', '2026-04-30T09:12+02:00', '2024-02-29'],
+    ['2026-02-30', 'soon', '2026-04-01T24:00:00Z', '2026-04-01T09:60:00Z', '2026-4-01T09:12:00Z', '2026-13-01', '2025-02-29', '2026-04-0x'],
+  ),
   pick(['ChatGPT', 'chatgpt', 'Google Gemini', 'Perplexity', 'Claude', 'COPILOT', 'constructor'], ['']),
   pick(['us', 'US', 'United Kingdom', 'uk'], ['Untied States']),
   pick(['Aerospace', 'aerospace', 'oil-gas', 'Oil & Gas'], ['Aerospase']),
