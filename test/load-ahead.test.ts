@@ -40,6 +40,25 @@ async function caught(p: Promise<unknown>): Promise<DataError> {
   throw new Error('expected a DataError');
 }
 
+describe('a cold build: parser workers started before the registry is read', () => {
+  it('reads what a build without the cache reads, on the workers started first; a monthly build starts one worker only', async () => {
+    const dir = join(tmp, 'cold');
+    cpSync(join(root, 'data'), dir, { recursive: true });
+    const cache = join(tmp, 'cache-cold');
+    const lines: string[] = [];
+    const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l) });
+    expect(lines.filter((l) => l.includes('parser workers started before the registry is read'))).toHaveLength(1);
+    expect(data.cacheHits).toBe(0);
+    const plain = await load(dir, null);
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
+    // The same data again, every month cached: no early pool.
+    lines.length = 0;
+    const again = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l) });
+    expect(again.cacheHits).toBe(again.months.length);
+    expect(lines.some((l) => l.includes('parser workers started before'))).toBe(false);
+  });
+});
+
 describe('a monthly build: the newest month parsed ahead', () => {
   it('reads what a build without the cache reads', async () => {
     const { dir, newest, text } = monthlyData('good');

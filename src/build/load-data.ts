@@ -106,19 +106,43 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
   return out;
 }
 
-/** The newest month file's path as {@link listMonths} will name it (null below two months), and a parser worker sized for it. */
-function spareWorker(dataDir: string): { path: string; pool: WorkerPool } | null {
+/**
+ * Parser workers started before anything is read (a worker's start, ~0.4 s of CPU and more
+ * than 1 s of wall here, then overlaps the registry's read), from what the folders' names
+ * say, with two months or more:
+ * - `spare`: when the cache has an entry for the month before the newest (a monthly build,
+ *   most likely), one worker for the newest month file (its path as {@link listMonths} will
+ *   name it);
+ * - `pool`: otherwise (a cold build, most likely: every month to parse), the `most` workers
+ *   that parse the months, which used to start once two months were known to need it.
+ * Either is only a head start: {@link loadData} still decides from the content hashes.
+ */
+function earlyWorkers(dataDir: string, cacheDir: string, most: number): { spare?: { path: string; pool: WorkerPool }; pool?: WorkerPool } {
   const dir = join(dataDir, 'mentions');
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => MONTH_FILE_RE.test(n)).sort();
   } catch {
-    return null;
+    return {};
   }
-  if (names.length < 2) return null;
-  const path = join(dir, names.at(-1)!);
-  return { path, pool: new WorkerPool(1, workerHeapMb([path]), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB }) };
+  if (names.length < 2) return {};
+  const before = `${MONTH_FILE_RE.exec(names.at(-2)!)![1]}-`;
+  let cached = false;
+  try {
+    cached = readdirSync(cacheDir).some((n) => n.startsWith(before) && PARSED_ENTRY_RE.test(n));
+  } catch {
+    // no cache folder yet: a cold build
+  }
+  const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
+  if (cached) {
+    const path = join(dir, names.at(-1)!);
+    return { spare: { path, pool: new WorkerPool(1, workerHeapMb([path]), undefined, more) } };
+  }
+  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
 }
+
+/** A parsed month's cache entry name ({@link parsedMonthEntry}). */
+const PARSED_ENTRY_RE = /^\d{4}-\d{2}-[0-9a-f]{32}\.json$/;
 
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
 export async function loadData(opts: LoadOptions): Promise<LoadedData> {
@@ -126,10 +150,11 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const show = (p: string) => relative(opts.root, p) || '.';
   const issues = new IssueList();
   const most = opts.workers ?? defaultWorkers();
-  // A worker for the newest month, started before anything is read (its start, ~0.4 s of
-  // CPU, then overlaps the registry's read): used when this is a monthly build (below),
-  // else closed once that is known.
-  const spare = opts.cacheDir && most > 1 ? spareWorker(opts.dataDir) : null;
+  // Workers started before anything is read (earlyWorkers): the spare is used when this is a
+  // monthly build (below), else closed once that is known; the early pool takes every month to parse.
+  const early = opts.cacheDir && most > 1 ? earlyWorkers(opts.dataDir, opts.cacheDir, most) : {};
+  const spare = early.spare ?? null;
+  if (early.pool) log(`  ${early.pool.size} parser workers started before the registry is read (no month before the newest in the cache: every month may need parsing)`);
   let registry: Registry;
   let months: MonthFile[];
   try {
@@ -138,6 +163,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     issues.throwIfAny();
   } catch (e) {
     await spare?.pool.close();
+    await early.pool?.close();
     throw e;
   }
 
@@ -149,7 +175,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   let cacheHits = 0;
   const all: DataIssue[] = [];
   let truncated = false;
-  let pool: WorkerPool | null = null;
+  let pool: WorkerPool | null = early.pool ?? null;
   // The first month to parse waits for a second: alone (a monthly build), it is parsed in this thread.
   let held: { i: number; key: string | null } | null = null;
   const parsing: Promise<void>[] = [];

@@ -85,6 +85,11 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
     }
   }
 
+  /** How many worker threads the pool has. */
+  get size(): number {
+    return this.all.length;
+  }
+
   run(job: J): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
