@@ -41,7 +41,7 @@ async function caught(p: Promise<unknown>): Promise<DataError> {
 }
 
 describe('a cold build: parser workers started before the registry is read', () => {
-  it('reads what a build without the cache reads, on the workers started first; a monthly build starts one worker only', async () => {
+  it('reads what a build without the cache reads, on the workers started first; a read with every month cached starts no early pool', async () => {
     const dir = join(tmp, 'cold');
     cpSync(join(root, 'data'), dir, { recursive: true });
     const cache = join(tmp, 'cache-cold');

@@ -49,6 +49,9 @@ export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: st
   return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.json`), key };
 }
 
+/** Whether a cache folder's file `name` is a parsed month's entry ({@link parsedMonthEntry}) for `month`, made from any lookups and content. */
+export const isParsedMonthEntry = (name: string, month: string): boolean => name.length === month.length + 38 && name.startsWith(`${month}-`) && /^[0-9a-f]{32}\.json$/.test(name.slice(month.length + 1));
+
 /** A build's registry is read once and never changed: the scoring and the month files share its hash (~0.1 s at reference scale). */
 const registryHashes = new WeakMap<Registry, string>();
 

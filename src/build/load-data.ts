@@ -10,7 +10,7 @@ import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
 import { peekCacheEntry, readCacheJson } from './cache-file.ts';
-import { lookupsHash, parsedMonthEntry } from './caches.ts';
+import { isParsedMonthEntry, lookupsHash, parsedMonthEntry } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
@@ -126,10 +126,10 @@ function earlyWorkers(dataDir: string, cacheDir: string, most: number): { spare?
     return {};
   }
   if (names.length < 2) return {};
-  const before = `${MONTH_FILE_RE.exec(names.at(-2)!)![1]}-`;
+  const before = MONTH_FILE_RE.exec(names.at(-2)!)![1]!;
   let cached = false;
   try {
-    cached = readdirSync(cacheDir).some((n) => n.startsWith(before) && PARSED_ENTRY_RE.test(n));
+    cached = readdirSync(cacheDir).some((n) => isParsedMonthEntry(n, before));
   } catch {
     // no cache folder yet: a cold build
   }
@@ -140,9 +140,6 @@ function earlyWorkers(dataDir: string, cacheDir: string, most: number): { spare?
   }
   return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
 }
-
-/** A parsed month's cache entry name ({@link parsedMonthEntry}). */
-const PARSED_ENTRY_RE = /^\d{4}-\d{2}-[0-9a-f]{32}\.json$/;
 
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
 export async function loadData(opts: LoadOptions): Promise<LoadedData> {
