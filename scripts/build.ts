@@ -5,9 +5,8 @@
  * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
  */
 import { resolve } from 'node:path';
-import { DataError, formatIssue } from '../src/core/data-error.ts';
-import { PublishGateError } from '../src/core/gate.ts';
-import { runBuild } from '../src/build/run-build.ts';
+import { closeEarlyWorkers, earlyWorkers } from '../src/build/early-workers.ts';
+import { defaultWorkers } from '../src/build/worker-pool.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -30,19 +29,37 @@ const cache = env.EVI_CACHE_DIR || '.cache/months';
 const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
 const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
 if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);
+const dataDir = resolve(env.EVI_DATA_DIR || 'data');
+const cacheDir = cache === 'off' ? null : resolve(cache);
+const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
+// A monthly build's parser worker starts first (earlyWorkers): its start (tsx and its
+// modules) then overlaps this thread's loading of the rest of the build, imported below,
+// instead of following it, and the new month's parse starts ~0.7 s sooner (BENCHMARKS.md).
+// Not a cold build's pool: two workers starting beside this thread's loading slowed it
+// down as much as they gained (the first parse began no sooner), so loadData starts them.
+const early = cacheDir && (workers ?? defaultWorkers()) > 1 ? earlyWorkers(dataDir, cacheDir, workers ?? defaultWorkers(), { pool: false }) : undefined;
+const [{ runBuild }, { DataError, formatIssue }, { PublishGateError }] = await Promise.all([
+  import('../src/build/run-build.ts'),
+  import('../src/core/data-error.ts'),
+  import('../src/core/gate.ts'),
+]).catch(async (e: unknown) => {
+  await closeEarlyWorkers(early);
+  throw e;
+});
 const t0 = performance.now();
 const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
 try {
   const { report, seconds, cacheHits } = await runBuild({
     root,
-    dataDir: resolve(env.EVI_DATA_DIR || 'data'),
+    dataDir,
     outDir: resolve(env.EVI_OUT_DIR || 'dist'),
-    cacheDir: cache === 'off' ? null : resolve(cache),
+    cacheDir,
     siteUrl,
     deploy,
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
-    workers: env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined,
+    workers,
+    earlyWorkers: early,
     log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');

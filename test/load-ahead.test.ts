@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { earlyWorkers } from '../src/build/early-workers.ts';
 import { loadData } from '../src/build/load-data.ts';
 import { runBuild } from '../src/build/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
@@ -29,6 +30,18 @@ function monthlyData(name: string) {
   return { dir, newest, text };
 }
 
+/**
+ * Last month's build done (its months in a new cache), then this month's file added:
+ * `newestText` (the month's own rows by default) as the newest month.
+ */
+async function monthlyBuild(name: string, newestText?: (text: Buffer) => string | Buffer) {
+  const { dir, newest, text } = monthlyData(name);
+  const cache = join(tmp, `cache-${name}`);
+  await (await load(dir, cache)).ready;
+  writeFileSync(newest, gzipSync(newestText ? newestText(text) : text));
+  return { dir, newest, cache };
+}
+
 const load = (dataDir: string, cacheDir: string | null, early = false) => loadData({ dataDir, cacheDir, root, workers: 2, log: () => {}, early });
 
 async function caught(p: Promise<unknown>): Promise<DataError> {
@@ -45,6 +58,8 @@ describe('a cold build: parser workers started before the registry is read', () 
     const dir = join(tmp, 'cold');
     cpSync(join(root, 'data'), dir, { recursive: true });
     const cache = join(tmp, 'cache-cold');
+    // What npm run build starts before loading the build: not a cold build's pool (loadData starts it).
+    expect(earlyWorkers(dir, cache, 2, { pool: false })).toEqual({});
     const lines: string[] = [];
     const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l) });
     expect(lines.filter((l) => l.includes('parser workers started before the registry is read'))).toHaveLength(1);
@@ -61,10 +76,7 @@ describe('a cold build: parser workers started before the registry is read', () 
 
 describe('a monthly build: the newest month parsed ahead', () => {
   it('reads what a build without the cache reads', async () => {
-    const { dir, newest, text } = monthlyData('good');
-    const cache = join(tmp, 'cache-good');
-    await (await load(dir, cache)).ready;
-    writeFileSync(newest, gzipSync(text));
+    const { dir, cache } = await monthlyBuild('good');
     const data = await load(dir, cache, true);
     // returned while the newest month is still parsed on its worker
     expect(await Promise.race([data.ready.then(() => 'read'), new Promise((r) => setTimeout(r, 5, 'parsing'))])).toBe('parsing');
@@ -75,10 +87,7 @@ describe('a monthly build: the newest month parsed ahead', () => {
   });
 
   it('stops on a bad newest month with the same problems, early or not, and leaves the output alone', async () => {
-    const { dir, newest, text } = monthlyData('bad');
-    const cache = join(tmp, 'cache-bad');
-    await (await load(dir, cache)).ready;
-    writeFileSync(newest, gzipSync(`${text}x1,not-a-date,ChatGPT,us,Aerospace,Leadership,q1,\n`));
+    const { dir, cache } = await monthlyBuild('bad', (text) => `${text}x1,not-a-date,ChatGPT,us,Aerospace,Leadership,q1,\n`);
     const plain = await caught(load(dir, null));
     expect(plain).toBeInstanceOf(DataError);
     expect(plain.message).toMatch(/must be a date/);
@@ -91,5 +100,29 @@ describe('a monthly build: the newest month parsed ahead', () => {
     const e = await caught(runBuild({ root, dataDir: dir, outDir: out, cacheDir: cache, siteUrl: 'http://localhost:4321', pages: false, workers: 2 }));
     expect(e.message).toBe(plain.message);
     expect(readdirSync(tmp).filter((n) => n.includes('out') || n.includes('.stage-'))).toEqual([]);
+  });
+  it('takes over the parser workers its caller started before loading the build (as npm run build does)', async () => {
+    const { dir, newest, cache } = await monthlyBuild('caller');
+    const early = earlyWorkers(dir, cache, 2);
+    // the month before the newest is in the cache: one spare worker, for the newest month
+    expect(early.spare?.path).toBe(newest);
+    expect(early.pool).toBeUndefined();
+    const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: () => {}, early: true, earlyWorkers: early });
+    const plain = await load(dir, null);
+    expect(data.cacheHits).toBe(data.months.length - 1);
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
+    await data.ready;
+  });
+
+  it('stops on a problem in companies.csv with the same problems while the newest month is parsed ahead', async () => {
+    const { dir, cache } = await monthlyBuild('badreg');
+    // The newest month's parse starts once the countries and industries are read; companies.csv is read after.
+    const companies = join(dir, 'companies.csv');
+    writeFileSync(companies, `${readFileSync(companies, 'utf8').trimEnd()}\n,Zyx Aerospace Holdings,zyx.example,Aerospce,us,,\n`);
+    const plain = await caught(load(dir, null));
+    expect(plain).toBeInstanceOf(DataError);
+    expect(plain.message).toMatch(/unknown industry "Aerospce"/);
+    expect((await caught(load(dir, cache, true))).message).toBe(plain.message);
+    expect((await caught(loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: () => {}, early: true, earlyWorkers: earlyWorkers(dir, cache, 2) }))).message).toBe(plain.message);
   });
 });

@@ -2,31 +2,19 @@
  * Reads the data folder (data-and-rules §1): the registry, then every month through
  * the content-hash cache, parsing the months that changed in worker threads.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
-import { buildRegistry, type Registry } from '../core/registry.ts';
+import { buildLookups, buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
 import { peekCacheEntry, readCacheJson } from './cache-file.ts';
-import { isParsedMonthEntry, lookupsHash, parsedMonthEntry } from './caches.ts';
-import { parseMonthFile, runMonthJob, type MonthJob } from './parse-month.ts';
+import { lookupsHash, parsedMonthEntry } from './caches.ts';
+import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
-
-const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
-
-/**
- * A parser worker's young generation (V8 makes it three semi-spaces): a month's rows and
- * substrings are short-lived (in the build's thread, with 16 MiB semi-spaces, one month's
- * parse runs ~75 scavenges), and once no kept value holds the month's text few of them
- * survive one. With 32 MiB semi-spaces (instead of what V8 derives from the worker's
- * old-generation cap), a cold ingest of 24 reference months took 46.5-47.8 s of CPU
- * instead of 48.3-50.5 s, for 107-210 MB more peak RSS in the ingest phase (BENCHMARKS.md,
- * "Build: ingest, third round").
- */
-const PARSER_YOUNG_GENERATION_MB = 96;
+import { MONTH_FILE_RE, PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, type EarlyWorkers } from './early-workers.ts';
 
 export interface MonthFile {
   month: string;
@@ -46,6 +34,12 @@ export interface LoadOptions {
    * monthly build: see {@link loadData}); `aggregate` of that month and `ready` wait for it.
    */
   early?: boolean;
+  /**
+   * Parser workers the caller started before this (earlyWorkers, with this call's data and
+   * cache folders and number of workers): taken over, used or closed here. Without them,
+   * loadData starts them itself.
+   */
+  earlyWorkers?: EarlyWorkers;
 }
 
 export interface LoadedData {
@@ -65,20 +59,15 @@ export interface LoadedData {
   ready: Promise<void>;
 }
 
-async function readRegistry(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<Registry> {
-  const table = async (name: string, columns: readonly string[]) => {
-    const path = join(dataDir, name);
-    const file = show(path);
-    if (!existsSync(path)) {
-      issues.add({ file, message: `missing file: the data folder must hold ${name} with columns "${columns.join(',')}"` });
-      return { file, header: [...columns], rows: [] };
-    }
-    return { file, header: [...columns], rows: await readTable(file, await readFile(path), columns, issues) };
-  };
-  const countries = await table('countries.csv', COUNTRY_COLUMNS);
-  const industries = await table('industries.csv', INDUSTRY_COLUMNS);
-  const companies = await table('companies.csv', COMPANY_COLUMNS);
-  return buildRegistry({ countries, industries, companies }, issues);
+/** One of the registry's tables; a missing file is a problem in `issues` (and no rows). */
+async function readRegistryTable(dataDir: string, name: string, columns: readonly string[], show: (p: string) => string, issues: IssueList) {
+  const path = join(dataDir, name);
+  const file = show(path);
+  if (!existsSync(path)) {
+    issues.add({ file, message: `missing file: the data folder must hold ${name} with columns "${columns.join(',')}"` });
+    return { file, header: [...columns], rows: [] };
+  }
+  return { file, header: [...columns], rows: await readTable(file, await readFile(path), columns, issues) };
 }
 
 export async function listMonths(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<MonthFile[]> {
@@ -106,66 +95,61 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
   return out;
 }
 
-/**
- * Parser workers started before anything is read (a worker's start, ~0.4 s of CPU and more
- * than 1 s of wall here, then overlaps the registry's read), from what the folders' names
- * say, with two months or more:
- * - `spare`: when the cache has an entry for the month before the newest (a monthly build,
- *   most likely), one worker for the newest month file (its path as {@link listMonths} will
- *   name it);
- * - `pool`: otherwise (a cold build, most likely: every month to parse), the `most` workers
- *   that parse the months, which used to start once two months were known to need it.
- * Either is only a head start: {@link loadData} still decides from the content hashes.
- */
-function earlyWorkers(dataDir: string, cacheDir: string, most: number): { spare?: { path: string; pool: WorkerPool }; pool?: WorkerPool } {
-  const dir = join(dataDir, 'mentions');
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => MONTH_FILE_RE.test(n)).sort();
-  } catch {
-    return {};
-  }
-  if (names.length < 2) return {};
-  const before = MONTH_FILE_RE.exec(names.at(-2)!)![1]!;
-  let cached = false;
-  try {
-    cached = readdirSync(cacheDir).some((n) => isParsedMonthEntry(n, before));
-  } catch {
-    // no cache folder yet: a cold build
-  }
-  const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
-  if (cached) {
-    const path = join(dir, names.at(-1)!);
-    return { spare: { path, pool: new WorkerPool(1, workerHeapMb([path]), undefined, more) } };
-  }
-  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
-}
-
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
 export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const log = opts.log ?? (() => {});
   const show = (p: string) => relative(opts.root, p) || '.';
   const issues = new IssueList();
   const most = opts.workers ?? defaultWorkers();
-  // Workers started before anything is read (earlyWorkers): the spare is used when this is a
-  // monthly build (below), else closed once that is known; the early pool takes every month to parse.
-  const early = opts.cacheDir && most > 1 ? earlyWorkers(opts.dataDir, opts.cacheDir, most) : {};
+  // Workers started before anything is read (earlyWorkers, here or by the caller): the spare
+  // is used when this is a monthly build (below), else closed once that is known; the early
+  // pool takes every month to parse.
+  const early = opts.earlyWorkers ?? (opts.cacheDir && most > 1 ? earlyWorkers(opts.dataDir, opts.cacheDir, most) : {});
   const spare = early.spare ?? null;
   if (early.pool) log(`  ${early.pool.size} parser workers started before the registry is read (no month before the newest in the cache: every month may need parsing)`);
+  const cacheDir = opts.cacheDir;
+  const entryOf = async (path: string, lookupsKey: string) => {
+    const entry = parsedMonthEntry(cacheDir!, MONTH_FILE_RE.exec(basename(path))![1]!, lookupsKey, await readFile(path));
+    return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
+  };
+  type Looked = Awaited<ReturnType<typeof entryOf>>;
   let registry: Registry;
   let months: MonthFile[];
+  let lookups: Lookups;
+  let lookupsKey: string;
+  // A monthly build (the newest month new, the one before it in the cache): the newest
+  // month's parse starts on the spare worker as soon as the countries and industries are
+  // read (the months are resolved through them alone), while this thread reads companies.csv
+  // and cross-checks the registry (~0.5 s at reference scale), then hashes and looks up the
+  // other months (and, with `early`, the build scores the cached months and digests them for
+  // the ledger). Should the registry or the folder listing have a problem, the worker is
+  // closed with the build's DataError.
+  let headStart: { newest: Looked; before: Looked | null; run: Promise<MonthOutcome> | null } | null = null;
   try {
-    registry = await readRegistry(opts.dataDir, show, issues);
+    const countries = await readRegistryTable(opts.dataDir, 'countries.csv', COUNTRY_COLUMNS, show, issues);
+    const industries = await readRegistryTable(opts.dataDir, 'industries.csv', INDUSTRY_COLUMNS, show, issues);
+    const base = buildLookups({ countries, industries }, issues);
+    lookups = { countries: base.countries, industries: base.industries };
+    lookupsKey = lookupsHash(lookups);
+    if (spare && cacheDir && !issues.items.length) {
+      const newest = await entryOf(spare.path, lookupsKey);
+      const before = newest.head ? null : await entryOf(spare.before, lookupsKey);
+      let run: Promise<MonthOutcome> | null = null;
+      if (before?.head) {
+        run = spare.pool.run({ path: spare.path, display: show(spare.path), month: MONTH_FILE_RE.exec(basename(spare.path))![1]!, lookups, store: { path: newest.entry.path, key: newest.entry.key } });
+        run.catch(() => {}); // awaited below
+      }
+      headStart = { newest, before, run };
+    }
+    const companies = await readRegistryTable(opts.dataDir, 'companies.csv', COMPANY_COLUMNS, show, issues);
+    registry = buildRegistry({ countries, industries, companies }, issues, base);
     months = await listMonths(opts.dataDir, show, issues);
     issues.throwIfAny();
   } catch (e) {
-    await spare?.pool.close();
-    await early.pool?.close();
+    await closeEarlyWorkers(early);
     throw e;
   }
 
-  const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
-  const lookupsKey = lookupsHash(lookups);
   const aggregates: (MonthAggregate | null)[] = months.map(() => null);
   const cachePaths: (string | null)[] = months.map(() => null);
   const contentKey: (string | null)[] = months.map(() => null);
@@ -182,10 +166,10 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     p.catch(() => {});
     parsing.push(p);
   };
-  const parseOne = async ({ i, key }: { i: number; key: string | null }, on: WorkerPool | null = pool) => {
+  /** Month `i`'s parse (`outcome`) taken in: its problems, or its aggregate or cache entry. */
+  const settle = async (i: number, key: string | null, outcome: Promise<MonthOutcome>) => {
     const f = months[i]!;
-    const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
-    const parsed = on ? await on.run(job) : await runMonthJob(job);
+    const parsed = await outcome;
     if (parsed.issues.length) {
       all.push(...parsed.issues);
       truncated ||= parsed.truncated;
@@ -197,29 +181,29 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (parsed.stored) cachePaths[i] = key;
     else aggregates[i] = parsed.aggregate;
   };
-  const parsedEntryOf = async (i: number) => {
+  const parseOne = ({ i, key }: { i: number; key: string | null }) => {
     const f = months[i]!;
-    const entry = parsedMonthEntry(opts.cacheDir!, f.month, lookupsKey, await readFile(f.path));
-    contentKey[i] = entry.key;
-    return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
+    const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
+    return settle(i, key, pool ? pool.run(job) : runMonthJob(job));
   };
-  const looked = new Map<number, Awaited<ReturnType<typeof parsedEntryOf>>>();
-  // A monthly build (the newest month new, the one before it in the cache): the newest
-  // month is parsed on a worker of its own from the start, while this thread hashes and
-  // looks up the other months (and, with `early`, the build scores the cached months
-  // and digests them for the ledger).
+  const looked = new Map<number, Looked>();
+  const look = (i: number, l: Looked) => {
+    looked.set(i, l);
+    contentKey[i] = l.entry.key;
+    return l;
+  };
+  const lookUp = async (i: number) => look(i, await entryOf(months[i]!.path, lookupsKey));
   let ahead: Promise<void> | null = null;
   const newest = months.length - 1;
   try {
-    if (spare && spare.path === months[newest]?.path && newest > 0) {
-      looked.set(newest, await parsedEntryOf(newest));
-      if (!looked.get(newest)!.head) {
-        looked.set(newest - 1, await parsedEntryOf(newest - 1));
-        if (looked.get(newest - 1)!.head) {
-          const own = spare.pool;
-          ahead = parseOne({ i: newest, key: looked.get(newest)!.entry.path }, own).finally(() => own.close());
-          ahead.catch(() => {}); // awaited below
-        }
+    // The head start's files are the listing's newest two (they are, but for a folder changed in between).
+    if (headStart && spare!.path === months[newest]?.path && newest > 0) {
+      look(newest, headStart.newest);
+      if (headStart.before && spare!.before === months[newest - 1]!.path) look(newest - 1, headStart.before);
+      if (headStart.run && looked.has(newest - 1)) {
+        const own = spare!.pool;
+        ahead = settle(newest, headStart.newest.entry.path, headStart.run).finally(() => own.close());
+        ahead.catch(() => {}); // awaited below
       }
     }
   } finally {
@@ -233,7 +217,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       if (ahead && i === newest) break;
       let key: string | null = null;
       if (opts.cacheDir) {
-        const { entry, head } = looked.get(i) ?? (await parsedEntryOf(i));
+        const { entry, head } = looked.get(i) ?? (await lookUp(i));
         if (head) {
           cachePaths[i] = entry.path;
           cacheHits++;

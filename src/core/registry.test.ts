@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IssueList } from './data-error.ts';
-import { buildRegistry, type Registry } from './registry.ts';
+import { buildLookups, buildRegistry, type Registry } from './registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
 
@@ -209,5 +209,40 @@ describe('§1.5 bad registry rows stop the build with file, line, column and the
     const { issues } = build([KESTREL], [...COUNTRIES, ['um', 'Minor Outlying Islands', 'US']]);
     // "US" is an alias of us (line 2); the fourth country (line 5) claims it again.
     expect(located(issues)).toEqual([['countries.csv', 5, 3, 'aliases']]);
+  });
+});
+
+describe('the countries and industries on their own (buildLookups, what a build resolves the month files through before companies.csv is read)', () => {
+  it('are the registry’s, and the registry built on them has the same problems in the same order', () => {
+    const files = (companies: string[][], countries: string[][]) => ({
+      countries: table('countries.csv', COUNTRY_COLUMNS, countries),
+      industries: table('industries.csv', INDUSTRY_COLUMNS, [...INDUSTRIES, ['oil-gas']]),
+      companies: table('companies.csv', COMPANY_COLUMNS, companies),
+    });
+    // A country alias claimed twice (countries.csv line 5), "oil-gas" naming Oil & Gas again
+    // (industries.csv line 6: its name and its slug are both Oil & Gas's slug, two problems),
+    // an unknown industry (companies.csv line 2).
+    const countries = [...COUNTRIES, ['um', 'Minor Outlying Islands', 'US']];
+    const companies = [['', 'Kestrel Aero', 'kestrel.example', 'Aerospce', 'us', '', '']];
+    const whole = new IssueList();
+    const reg = buildRegistry(files(companies, countries), whole);
+    const split = new IssueList();
+    const lookups = buildLookups(files(companies, countries), split);
+    expect(split.items.map((i) => [i.file, i.line])).toEqual([
+      ['countries.csv', 5],
+      ['industries.csv', 6],
+      ['industries.csv', 6],
+    ]);
+    const again = buildRegistry(files(companies, countries), split, lookups);
+    expect(split.items).toEqual(whole.items);
+    expect(split.items.map((i) => [i.file, i.line])).toEqual([
+      ['countries.csv', 5],
+      ['industries.csv', 6],
+      ['industries.csv', 6],
+      ['companies.csv', 2],
+    ]);
+    expect(again).toEqual(reg);
+    expect(again.countries).toBe(lookups.countries);
+    expect(again.industryByKey).toBe(lookups.industryByKey);
   });
 });

@@ -86,8 +86,15 @@ function at(file: string, header: string[], line: number, columnName: string, me
   return { file, line, column: i >= 0 ? i + 1 : undefined, columnName, message };
 }
 
-/** Build and cross-check the registry; every problem goes to `issues`. */
-export function buildRegistry(files: RegistryFiles, issues: IssueList): Registry {
+/** The registry's countries and industries with their lookup tables: all that a month file is resolved through. */
+export type RegistryLookups = Pick<Registry, 'countries' | 'industries' | 'countryByKey' | 'industryByKey'>;
+
+/**
+ * The countries and industries validated, each problem to `issues`: the first part of
+ * {@link buildRegistry}, on its own so that a build can start parsing month files before
+ * companies.csv is read and cross-checked.
+ */
+export function buildLookups(files: Pick<RegistryFiles, 'countries' | 'industries'>, issues: IssueList): RegistryLookups {
   const countries: Country[] = [];
   const countryByKey = new Map<string, Country>();
   const cf = files.countries;
@@ -118,7 +125,15 @@ export function buildRegistry(files: RegistryFiles, issues: IssueList): Registry
     }
     industries.push(ind);
   }
+  return { countries, industries, countryByKey, industryByKey };
+}
 
+/**
+ * Build and cross-check the registry; every problem goes to `issues` (those of the countries
+ * and industries first). `lookups`: {@link buildLookups} of the same files, if made already.
+ */
+export function buildRegistry(files: RegistryFiles, issues: IssueList, lookups: RegistryLookups = buildLookups(files, issues)): Registry {
+  const { countries, industries, countryByKey, industryByKey } = lookups;
   const countryCodes = countries.map((c) => c.code);
   const industryNames = industries.map((i) => i.name);
   const companies: Omit<Company, 'idx' | 'nameOrder'>[] = [];

@@ -1,0 +1,70 @@
+/**
+ * The parser workers a build starts before anything else (load-data.ts decides what they
+ * parse): a module of its own with light imports, so that `npm run build` can start them
+ * before it loads the rest of the build (scripts/build.ts), and a worker's start (tsx and
+ * its modules, ~0.6 s of wall alone, more than 1 s beside the build's own start) overlaps
+ * the build thread's.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isParsedMonthEntry } from './caches.ts';
+import { WorkerPool, workerHeapMb } from './worker-pool.ts';
+
+/** A month file's name: YYYY-MM.csv or YYYY-MM.csv.gz. */
+export const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
+
+/**
+ * A parser worker's young generation (V8 makes it three semi-spaces): a month's rows and
+ * substrings are short-lived (in the build's thread, with 16 MiB semi-spaces, one month's
+ * parse runs ~75 scavenges), and once no kept value holds the month's text few of them
+ * survive one. With 32 MiB semi-spaces (instead of what V8 derives from the worker's
+ * old-generation cap), a cold ingest of 24 reference months took 46.5-47.8 s of CPU
+ * instead of 48.3-50.5 s, for 107-210 MB more peak RSS in the ingest phase (BENCHMARKS.md,
+ * "Build: ingest, third round").
+ */
+export const PARSER_YOUNG_GENERATION_MB = 96;
+
+/**
+ * Parser workers started from what the folders' names say, with two months or more:
+ * - `spare`: when the cache has an entry for the month before the newest (a monthly build,
+ *   most likely), one worker for the newest month file (its path as listMonths will name it);
+ * - `pool`: otherwise (a cold build, most likely: every month to parse), the `most` workers
+ *   that parse the months.
+ * Either is only a head start: loadData still decides from the content hashes, and closes
+ * what it does not use. `pool: false`: the spare only (none in a cold build).
+ */
+export interface EarlyWorkers {
+  /** `path`: the newest month file; `before`: the one before it. */
+  spare?: { path: string; before: string; pool: WorkerPool };
+  pool?: WorkerPool;
+}
+
+export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { pool = true }: { pool?: boolean } = {}): EarlyWorkers {
+  const dir = join(dataDir, 'mentions');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => MONTH_FILE_RE.test(n)).sort();
+  } catch {
+    return {};
+  }
+  if (names.length < 2) return {};
+  const before = MONTH_FILE_RE.exec(names.at(-2)!)![1]!;
+  let cached = false;
+  try {
+    cached = readdirSync(cacheDir).some((n) => isParsedMonthEntry(n, before));
+  } catch {
+    // no cache folder yet: a cold build
+  }
+  const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
+  if (cached) {
+    const path = join(dir, names.at(-1)!);
+    return { spare: { path, before: join(dir, names.at(-2)!), pool: new WorkerPool(1, workerHeapMb([path]), undefined, more) } };
+  }
+  if (!pool) return {};
+  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
+}
+
+/** Closes what `early` started (a build that stops before its months are read). */
+export async function closeEarlyWorkers(early: EarlyWorkers | undefined): Promise<void> {
+  await Promise.all([early?.spare?.pool.close(), early?.pool?.close()]);
+}
