@@ -10,7 +10,8 @@
  * and template expressions cost more than the chart's own arithmetic.
  */
 import type { CompanyProfile } from '../core/schemas/responses.ts';
-import { attr, each, html } from './html.ts';
+import { escapeHTML, markHTMLString } from 'astro/runtime/server/index.js';
+import { attr } from './html.ts';
 import type { Html } from './html.ts';
 
 export interface HistoryChartProps {
@@ -23,16 +24,34 @@ export interface HistoryChartProps {
   company: string;
 }
 
-const W = 400, L = 52, R = 56, FONT = 17;
-const PH = 110; // panel height
-const S0 = 34, R0 = S0 + PH + 46; // top of the score panel, of the rank panel
-const H = R0 + PH + 34;
-const SCORE_TICKS = [0, 50, 100];
+export const W = 400, L = 52, R = 56, FONT = 17;
+export const PH = 110; // panel height
+export const S0 = 34, R0 = S0 + PH + 46; // top of the score panel, of the rank panel
+export const H = R0 + PH + 34;
+export const SCORE_TICKS = [0, 50, 100];
 const r1 = (n: number) => Math.round(n * 10) / 10;
-const ys = (v: number) => r1(S0 + (1 - v / 100) * PH);
-const ord = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
-const gridLine = (y: number) => html`<line x1="${L}" x2="${W - R}" y1="${y}" y2="${y}"></line>`;
-const tickLabel = (y: number, value: number) => html`<text x="${L - 6}" y="${y + 6}" text-anchor="end">${value}</text>`;
+export const ys = (v: number) => r1(S0 + (1 - v / 100) * PH);
+export const ord = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+// The markup is made as plain strings and marked once, at the end: the same bytes as the
+// `html` tag gave (a text escaped by Astro's escapeHTML, a number as String writes it, an
+// attribute value as `attr` writes it), without an HTMLString per dot, label and line.
+const text = (v: string) => escapeHTML(v);
+const attrText = (v: string) => String(attr(v));
+
+/**
+ * `String(n)`, the same text, kept per value with one decimal (the coordinates are rounded
+ * to tenths): a chart writes ~300 numbers, and writing a fraction as text was most of a
+ * chart's cost (28,477 charts of a reference build: BENCHMARKS.md).
+ */
+const NUM_SPAN = 20000;
+const numTexts: (string | undefined)[] = [];
+function num(n: number): string {
+  const t = Math.round(n * 10);
+  if (t / 10 !== n || t < -NUM_SPAN || t >= NUM_SPAN) return String(n);
+  return (numTexts[t + NUM_SPAN] ??= String(n));
+}
+const gridLine = (y: number) => `<line x1="${L}" x2="${W - R}" y1="${num(y)}" y2="${num(y)}"></line>`;
+const tickLabel = (y: number, value: number) => `<text x="${L - 6}" y="${num(y + 6)}" text-anchor="end">${num(value)}</text>`;
 
 /** Each month's place on the dataset's timeline, by month (the months list is the same for every chart of a build). */
 const placesOf = new WeakMap<string[], Map<string, number>>();
@@ -42,7 +61,11 @@ function places(months: string[]): Map<string, number> {
   return at;
 }
 
-export function historyChart({ id, history, months, scope, company }: HistoryChartProps): Html {
+/**
+ * What a chart shows, before it is written as markup: its scales, the path of a series, the
+ * ticks, the last two entries and the texts (the test's reference writer uses it too).
+ */
+export function chartModel({ history, months, scope, company }: Omit<HistoryChartProps, 'id'>) {
   const span = Math.max(months.length - 1, 1);
   const at = places(months);
   const place = (month: string) => at.get(month) ?? -1;
@@ -54,7 +77,7 @@ export function historyChart({ id, history, months, scope, company }: HistoryCha
     history.forEach((h, i) => {
       const prev = history[i - 1];
       const joined = prev !== undefined && place(h.month) === place(prev.month) + 1;
-      d += `${joined ? 'L' : 'M'}${x(h.month)} ${y(h)}`;
+      d += `${joined ? 'L' : 'M'}${num(x(h.month))} ${num(y(h))}`;
     });
     return d;
   };
@@ -74,13 +97,38 @@ export function historyChart({ id, history, months, scope, company }: HistoryCha
   const title = `${company}: Visibility Score and rank in ${scope}, by month`;
   const desc = `${history.length} month${history.length === 1 ? '' : 's'} with data, ${history[0]?.month ?? ''} to ${last?.month ?? ''}. ${change}`;
   const moved = last && before ? before.rank - last.rank : 0;
-  const monthLabel = (month: string) => html`<text x="${x(month)}" y="${H - 8}" text-anchor="middle">${month}</text>`;
-  const scoreDot = (h: CompanyProfile['history'][number]) => html`<circle cx="${x(h.month)}" cy="${ys(h.visibilityScore)}" r="3.5"></circle>`;
-  const rankDot = (h: CompanyProfile['history'][number]) => html`<rect x="${x(h.month) - 3.5}" y="${yr(h.rank) - 3.5}" width="7" height="7"></rect>`;
-  const lastValues = (l: CompanyProfile['history'][number]) => {
-    const lx = x(l.month), sy = ys(l.visibilityScore), ry = yr(l.rank);
-    const movedLabel = () => html`<text class="value" x="${lx + 11}" y="${ry + (ry > R0 + PH / 2 ? -14 : 26)}">${moved > 0 ? `▲${moved}` : `▼${-moved}`}</text>`;
-    return html`<g> <circle class="last" cx="${lx}" cy="${sy}" r="8" stroke-width="1.5"></circle> <circle class="last" cx="${lx}" cy="${ry}" r="8" stroke-width="1.5"></circle> <text class="value" x="${lx + 11}" y="${sy + 6}">${l.visibilityScore}</text> <text class="value" x="${lx + 11}" y="${ry + 6}">${ord(l.rank)}</text> ${moved !== 0 && movedLabel()} </g>`;
-  };
-  return html`<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attr(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attr(`${id}-t`)}">${title}</title> <desc id="${attr(`${id}-d`)}">${desc}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${scope.length > 28 ? 'industry' : scope.split(' in ')[0]} (1 = top)</text> <g class="grid"> ${each(SCORE_TICKS, (v) => gridLine(ys(v)))} ${each(rankTicks, (r) => gridLine(yr(r)))} </g> <g class="axis"> ${each(SCORE_TICKS, (v) => tickLabel(ys(v), v))} ${each(rankTicks, (r) => tickLabel(yr(r), r))} ${each(ticks, monthLabel)} </g> <path d="${attr(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attr(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${each(history, scoreDot)}</g> <g class="rank-dot">${each(history, rankDot)}</g> ${last && lastValues(last)} </svg> <figcaption>${title}. ${change} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`;
+  return { x, yr, path, ticks, rankTicks, last, before, change, title, desc, moved };
+}
+
+export function historyChart(props: HistoryChartProps): Html {
+  const { id, history, scope } = props;
+  const { x, yr, path, ticks, rankTicks, last, change, title, desc, moved } = chartModel(props);
+  // (a space between the lists, as the template had between its list expressions)
+  let grid = '';
+  for (const v of SCORE_TICKS) grid += gridLine(ys(v));
+  grid += ' ';
+  for (const r of rankTicks) grid += gridLine(yr(r));
+  let axis = '';
+  for (const v of SCORE_TICKS) axis += tickLabel(ys(v), v);
+  axis += ' ';
+  for (const r of rankTicks) axis += tickLabel(yr(r), r);
+  axis += ' ';
+  for (const month of ticks) axis += `<text x="${num(x(month))}" y="${H - 8}" text-anchor="middle">${text(month)}</text>`;
+  let scoreDots = '';
+  let rankDots = '';
+  for (const h of history) {
+    const hx = x(h.month);
+    scoreDots += `<circle cx="${num(hx)}" cy="${num(ys(h.visibilityScore))}" r="3.5"></circle>`;
+    rankDots += `<rect x="${num(hx - 3.5)}" y="${num(yr(h.rank) - 3.5)}" width="7" height="7"></rect>`;
+  }
+  let lastValues = '';
+  if (last) {
+    const lx = x(last.month), sy = ys(last.visibilityScore), ry = yr(last.rank);
+    const movedLabel = moved !== 0 ? `<text class="value" x="${num(lx + 11)}" y="${num(ry + (ry > R0 + PH / 2 ? -14 : 26))}">${text(moved > 0 ? `▲${moved}` : `▼${-moved}`)}</text>` : '';
+    lastValues = `<g> <circle class="last" cx="${num(lx)}" cy="${num(sy)}" r="8" stroke-width="1.5"></circle> <circle class="last" cx="${num(lx)}" cy="${num(ry)}" r="8" stroke-width="1.5"></circle> <text class="value" x="${num(lx + 11)}" y="${num(sy + 6)}">${num(last.visibilityScore)}</text> <text class="value" x="${num(lx + 11)}" y="${num(ry + 6)}">${text(ord(last.rank))}</text> ${movedLabel} </g>`;
+  }
+  const rankOf = scope.length > 28 ? 'industry' : scope.split(' in ')[0]!;
+  return markHTMLString(
+    `<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attrText(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attrText(`${id}-t`)}">${text(title)}</title> <desc id="${attrText(`${id}-d`)}">${text(desc)}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${text(rankOf)} (1 = top)</text> <g class="grid"> ${grid} </g> <g class="axis"> ${axis} </g> <path d="${attrText(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attrText(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${scoreDots}</g> <g class="rank-dot">${rankDots}</g> ${lastValues} </svg> <figcaption>${text(title)}. ${text(change)} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`,
+  ) as Html;
 }
