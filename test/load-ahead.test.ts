@@ -58,10 +58,11 @@ describe('a cold build: parser workers started before the registry is read', () 
     const dir = join(tmp, 'cold');
     cpSync(join(root, 'data'), dir, { recursive: true });
     const cache = join(tmp, 'cache-cold');
-    // What npm run build starts before loading the build: not a cold build's pool (loadData starts it).
-    expect(earlyWorkers(dir, cache, 2, { pool: false })).toEqual({});
+    // What npm run build starts before loading the build: not a cold build's pool, which loadData then starts.
+    const none = earlyWorkers(dir, cache, 2, { pool: false });
+    expect(none).toEqual({});
     const lines: string[] = [];
-    const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l) });
+    const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l), earlyWorkers: none });
     expect(lines.filter((l) => l.includes('parser workers started before the registry is read'))).toHaveLength(1);
     expect(data.cacheHits).toBe(0);
     const plain = await load(dir, null);

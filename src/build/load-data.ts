@@ -101,10 +101,12 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const show = (p: string) => relative(opts.root, p) || '.';
   const issues = new IssueList();
   const most = opts.workers ?? defaultWorkers();
-  // Workers started before anything is read (earlyWorkers, here or by the caller): the spare
+  // Workers started before anything is read (earlyWorkers, by the caller or here): the spare
   // is used when this is a monthly build (below), else closed once that is known; the early
-  // pool takes every month to parse.
-  const early = opts.earlyWorkers ?? (opts.cacheDir && most > 1 ? earlyWorkers(opts.dataDir, opts.cacheDir, most) : {});
+  // pool takes every month to parse. A caller that started none (npm run build starts only a
+  // monthly build's spare) leaves the pool to this.
+  const given = opts.earlyWorkers?.spare || opts.earlyWorkers?.pool ? opts.earlyWorkers : null;
+  const early = given ?? (opts.cacheDir && most > 1 ? earlyWorkers(opts.dataDir, opts.cacheDir, most) : {});
   const spare = early.spare ?? null;
   if (early.pool) log(`  ${early.pool.size} parser workers started before the registry is read (no month before the newest in the cache: every month may need parsing)`);
   const cacheDir = opts.cacheDir;
