@@ -34,7 +34,7 @@ const cacheDir = cache === 'off' ? null : resolve(cache);
 const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
 // A monthly build's parser worker starts first (earlyWorkers): its start (tsx and its
 // modules) then overlaps this thread's loading of the rest of the build, imported below,
-// instead of following it, and the new month's parse starts ~0.7 s sooner (BENCHMARKS.md).
+// instead of following it, and the new month's parse starts ~0.6 s sooner (BENCHMARKS.md).
 // Not a cold build's pool: two workers starting beside this thread's loading slowed it
 // down as much as they gained (the first parse began no sooner), so loadData starts them.
 const early = cacheDir && (workers ?? defaultWorkers()) > 1 ? earlyWorkers(dataDir, cacheDir, workers ?? defaultWorkers(), { pool: false }) : undefined;
