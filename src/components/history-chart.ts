@@ -6,8 +6,10 @@
  * 17 units, so that text stays at least 12 px down to a 288 px wide column.
  *
  * A block the profile page shows once per country (up to 8 a page, 10,000 pages): written
- * as one string with html.ts (see its notes) instead of an Astro component, whose instance
- * and template expressions cost more than the chart's own arithmetic.
+ * as one string instead of an Astro component, whose instance and template expressions
+ * cost more than the chart's own arithmetic; and as plain strings marked once rather than
+ * with html.ts's tag per piece (see below), with the same bytes as html.ts writes (its
+ * notes), which the test checks against the tag's version.
  */
 import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { escapeHTML, markHTMLString } from 'astro/runtime/server/index.js';
