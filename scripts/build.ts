@@ -37,7 +37,8 @@ const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
 // instead of following it, and the new month's parse starts ~0.6 s sooner (BENCHMARKS.md).
 // Not a cold build's pool: two workers starting beside this thread's loading slowed it
 // down as much as they gained (the first parse began no sooner), so loadData starts them.
-const early = cacheDir && (workers ?? defaultWorkers()) > 1 ? earlyWorkers(dataDir, cacheDir, workers ?? defaultWorkers(), { pool: false }) : undefined;
+const most = workers ?? defaultWorkers();
+const early = cacheDir && most > 1 ? earlyWorkers(dataDir, cacheDir, most, { pool: false }) : undefined;
 const [{ runBuild }, { DataError, formatIssue }, { PublishGateError }] = await Promise.all([
   import('../src/build/run-build.ts'),
   import('../src/core/data-error.ts'),

@@ -6,12 +6,15 @@
  * the build thread's.
  */
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { isParsedMonthEntry } from './caches.ts';
 import { WorkerPool, workerHeapMb } from './worker-pool.ts';
 
 /** A month file's name: YYYY-MM.csv or YYYY-MM.csv.gz. */
 export const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
+
+/** The month (YYYY-MM) of a month file, by its path or name, which MONTH_FILE_RE matched. */
+export const monthOfFile = (path: string): string => MONTH_FILE_RE.exec(basename(path))![1]!;
 
 /**
  * A parser worker's young generation (V8 makes it three semi-spaces): a month's rows and
@@ -48,7 +51,7 @@ export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { 
     return {};
   }
   if (names.length < 2) return {};
-  const before = MONTH_FILE_RE.exec(names.at(-2)!)![1]!;
+  const before = monthOfFile(names.at(-2)!);
   let cached = false;
   try {
     cached = readdirSync(cacheDir).some((n) => isParsedMonthEntry(n, before));

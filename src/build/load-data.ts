@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildLookups, buildRegistry, type Registry } from '../core/registry.ts';
@@ -14,7 +14,7 @@ import { lookupsHash, parsedMonthEntry } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
-import { MONTH_FILE_RE, PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, type EarlyWorkers } from './early-workers.ts';
+import { MONTH_FILE_RE, PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, monthOfFile, type EarlyWorkers } from './early-workers.ts';
 
 export interface MonthFile {
   month: string;
@@ -111,7 +111,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   if (early.pool) log(`  ${early.pool.size} parser workers started before the registry is read (no month before the newest in the cache: every month may need parsing)`);
   const cacheDir = opts.cacheDir;
   const entryOf = async (path: string, lookupsKey: string) => {
-    const entry = parsedMonthEntry(cacheDir!, MONTH_FILE_RE.exec(basename(path))![1]!, lookupsKey, await readFile(path));
+    const entry = parsedMonthEntry(cacheDir!, monthOfFile(path), lookupsKey, await readFile(path));
     return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
   };
   type Looked = Awaited<ReturnType<typeof entryOf>>;
@@ -138,7 +138,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       const before = newest.head ? null : await entryOf(spare.before, lookupsKey);
       let run: Promise<MonthOutcome> | null = null;
       if (before?.head) {
-        run = spare.pool.run({ path: spare.path, display: show(spare.path), month: MONTH_FILE_RE.exec(basename(spare.path))![1]!, lookups, store: { path: newest.entry.path, key: newest.entry.key } });
+        run = spare.pool.run({ path: spare.path, display: show(spare.path), month: monthOfFile(spare.path), lookups, store: { path: newest.entry.path, key: newest.entry.key } });
         run.catch(() => {}); // awaited below
       }
       headStart = { newest, before, run };

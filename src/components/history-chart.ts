@@ -99,7 +99,7 @@ export function chartModel({ history, months, scope, company }: Omit<HistoryChar
   const title = `${company}: Visibility Score and rank in ${scope}, by month`;
   const desc = `${history.length} month${history.length === 1 ? '' : 's'} with data, ${history[0]?.month ?? ''} to ${last?.month ?? ''}. ${change}`;
   const moved = last && before ? before.rank - last.rank : 0;
-  return { x, yr, path, ticks, rankTicks, last, before, change, title, desc, moved };
+  return { x, yr, path, ticks, rankTicks, last, change, title, desc, moved };
 }
 
 export function historyChart(props: HistoryChartProps): Html {
@@ -130,7 +130,8 @@ export function historyChart(props: HistoryChartProps): Html {
     lastValues = `<g> <circle class="last" cx="${num(lx)}" cy="${num(sy)}" r="8" stroke-width="1.5"></circle> <circle class="last" cx="${num(lx)}" cy="${num(ry)}" r="8" stroke-width="1.5"></circle> <text class="value" x="${num(lx + 11)}" y="${num(sy + 6)}">${num(last.visibilityScore)}</text> <text class="value" x="${num(lx + 11)}" y="${num(ry + 6)}">${text(ord(last.rank))}</text> ${movedLabel} </g>`;
   }
   const rankOf = scope.length > 28 ? 'industry' : scope.split(' in ')[0]!;
+  const titleText = text(title);
   return markHTMLString(
-    `<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attrText(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attrText(`${id}-t`)}">${text(title)}</title> <desc id="${attrText(`${id}-d`)}">${text(desc)}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${text(rankOf)} (1 = top)</text> <g class="grid"> ${grid} </g> <g class="axis"> ${axis} </g> <path d="${attrText(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attrText(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${scoreDots}</g> <g class="rank-dot">${rankDots}</g> ${lastValues} </svg> <figcaption>${text(title)}. ${text(change)} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`,
+    `<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attrText(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attrText(`${id}-t`)}">${titleText}</title> <desc id="${attrText(`${id}-d`)}">${text(desc)}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${text(rankOf)} (1 = top)</text> <g class="grid"> ${grid} </g> <g class="axis"> ${axis} </g> <path d="${attrText(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attrText(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${scoreDots}</g> <g class="rank-dot">${rankDots}</g> ${lastValues} </svg> <figcaption>${titleText}. ${text(change)} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`,
   ) as Html;
 }
