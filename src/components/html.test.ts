@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addAttribute, escapeHTML, isHTMLString } from 'astro/runtime/server/index.js';
-import { attr, each, html } from './html.ts';
+import fc from 'fast-check';
+import { attr, attrText, each, html } from './html.ts';
 
 describe('html (markup written as Astro writes it)', () => {
   const tricky = `Lumislon & Cenelcade <b>"R'D"</b>`;
@@ -23,6 +24,27 @@ describe('html (markup written as Astro writes it)', () => {
 
   it('attr escapes as Astro writes an attribute', () => {
     expect(` href="${String(attr(tricky))}"`).toBe(String(addAttribute(tricky, 'href')));
+  });
+
+  it('attrText gives the bytes Astro writes for the text itself, URLs with a & (left unescaped) among them', () => {
+    const values = [
+      tricky,
+      'Astanlux Ledger & Co: Visibility Score 8.3, ranked 67 of 425 Fintech employers',
+      '/api/v1/rankings?country=us&industry=travel&limit=100',
+      'https://example.org/api/v1/rankings?country=us&limit=100',
+      ' \thttp://example.org/?a=1&b=2',
+      'ht\ntps://example.org/?a=1&b=2',
+      'mailto:a@example.org?a=1&b=2',
+      'Oil & Gas',
+      '',
+      'no ampersand',
+    ];
+    const same = (v: string) => {
+      expect(String(addAttribute(attrText(v), 'content'))).toBe(String(addAttribute(v, 'content')));
+    };
+    for (const v of values) same(v);
+    // Any text made of the characters that decide: letters, a scheme's, blanks, &, quotes.
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('h', 't', 'p', 's', ':', '/', '&', '"', ' ', '\t', '\n', 'x', '.', '?', '=', '1', 'é') }), (v) => same(v)), { numRuns: 500 });
   });
 
   it('each joins the items in order', () => {
