@@ -16,6 +16,11 @@
  *                    (the ingest phase is all they are measured for), no incremental builds;
  *                    DuckDB's runs and the one-month profile as usual. Rewrites the
  *                    "## Build: ingest" section of BENCHMARKS.md instead of "## Build (bench:build)".
+ *   EVI_BENCH_INGEST_PAIRS=N  the ingest ratio from N pairs (default 1): after the first, N - 1
+ *                    more pairs of a cold ingest (a fresh cache, stopped at "Scoring and
+ *                    ranking") and DuckDB's same aggregation, one right after the other; the
+ *                    target row gives the median of the pairs' ratios (a ratio from one pair
+ *                    carries the machine's drift between its two runs)
  *   EVI_BENCH_MONTHS, EVI_BENCH_ROWS, EVI_BENCH_COMPANIES  smaller data sets for trying the
  *                    bench out; BENCHMARKS.md is only written at the reference scale
  *                    (or with EVI_BENCH_WRITE=1)
@@ -42,6 +47,7 @@ const pagesMode = env.EVI_BENCH_PAGES ?? 'auto';
 const pagesLimit = num(env.EVI_BENCH_PAGES_LIMIT) ?? 900;
 const t1Months = num(env.EVI_BENCH_DUCKDB_T1_MONTHS) ?? 4;
 const ingestOnly = env.EVI_BENCH_ONLY === 'ingest';
+const ingestPairs = Math.max(1, num(env.EVI_BENCH_INGEST_PAIRS) ?? 1);
 if (env.EVI_BENCH_ONLY !== undefined && !ingestOnly) throw new Error(`EVI_BENCH_ONLY must be "ingest", got "${env.EVI_BENCH_ONLY}"`);
 const EPOCH = '1793491200'; // 2026-11-01: lastUpdated fixed, as in CI
 /** DuckDB's same checks and aggregation over the reference data on the machine where issue 14's targets were set ("32 s in the same session"). */
@@ -301,6 +307,20 @@ try {
     return r;
   }
   const duckAgg = await duck(workers, 'aggregate');
+  // More pairs for the ingest ratio (EVI_BENCH_INGEST_PAIRS): ours, then DuckDB's, each pair in the same minutes.
+  const pairs: { ours: number; duck: number }[] = [{ ours: cold.parsedRows / cold.ingestSeconds, duck: duckAgg.rows / duckAgg.seconds }];
+  for (let k = 2; k <= ingestPairs; k++) {
+    const c = join(work, `cache-ingest-${k}`);
+    const o = join(work, `dist-ingest-${k}`);
+    const run = await build(`cold ingest (pair ${k} of ${ingestPairs})`, data.coldDir, c, o, false, false, {}, true);
+    rmSync(c, { recursive: true, force: true });
+    rmSync(o, { recursive: true, force: true });
+    const d = await duck(workers, 'aggregate');
+    pairs.push({ ours: run.parsedRows / run.ingestSeconds, duck: d.rows / d.seconds });
+  }
+  const ratios = pairs.map((p) => p.ours / p.duck);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const medianRatio = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
   const duckIngest = await duck(workers, 'ingest');
   const firstFiles = data.coldMonths.slice(0, Math.min(t1Months, params.months)).map((mo) => join(data.coldDir, 'mentions', `${mo}.csv.gz`));
   const duckIngest1 = workers !== 1 ? await duck(1, 'ingest') : null;
@@ -325,6 +345,7 @@ try {
 
   // ---------------------------------------------------------------- report
   const ours = cold.parsedRows / cold.ingestSeconds;
+  const pairsLine = `The ingest ratio from ${pairs.length} pairs (EVI_BENCH_INGEST_PAIRS=${pairs.length}; the first: the cold build above and DuckDB's same aggregation below it, not adjacent; the others: a cold ingest with a fresh cache, stopped at "Scoring and ranking", then DuckDB's same aggregation right after it): ${pairs.map((p, i) => `${fmt(p.ours)} against ${fmt(p.duck)} rows/s (${ratios[i]!.toFixed(2)}×)`).join('; ')}; median **${medianRatio.toFixed(2)}×**.`;
   const duckAggRate = duckAgg.rows / duckAgg.seconds;
   const duckIngestRate = duckIngest.rows / duckIngest.seconds;
   const GiB = 1024 * 1024;
@@ -345,7 +366,13 @@ try {
     ),
     { what: `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}: wall ≤ 40 s`, value: secs(cold.m.wall), met: cold.m.wall <= 40 },
     { what: `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}: peak RSS ≤ 1.5 GiB`, value: mib(cold.m.peakRssKiB), met: cold.m.peakRssKiB <= 1.5 * GiB },
-    { what: "cold ingest ≥ 1.5× DuckDB's rows/s doing the same checks (bench/lib/duckdb-aggregate.ts)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 1.5 },
+    pairs.length > 1
+      ? {
+          what: `cold ingest ≥ 1.5× DuckDB's rows/s doing the same checks (bench/lib/duckdb-aggregate.ts), the median of ${pairs.length} pairs`,
+          value: `${medianRatio.toFixed(2)}× (pairs: ${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')})`,
+          met: medianRatio >= 1.5,
+        }
+      : { what: "cold ingest ≥ 1.5× DuckDB's rows/s doing the same checks (bench/lib/duckdb-aggregate.ts)", value: `${(ours / duckAggRate).toFixed(2)}×`, met: ours / duckAggRate >= 1.5 },
     { what: "cold ingest vs DuckDB's plain read (max() of every column, no checks; no target)", value: `${(ours / duckIngestRate).toFixed(2)}×`, met: null },
   ];
   // The wall targets were set on the issue's machine, where DuckDB's same aggregation took
@@ -428,6 +455,7 @@ try {
         return `| ${label} | ${secs(d.m.wall)} (SQL ${secs(d.seconds)}) | ${mib(d.m.peakRssKiB)} | ${fmt(d.rows)} rows (${d.files} months): ${bold ? `**${rate}**` : rate} | – | ${cpuCell(d.m)} | ${d.load.toFixed(1)} |`;
       }),
     '',
+    ...(pairs.length > 1 ? [pairsLine, ''] : []),
     `Ingest ratio, ours / DuckDB (${workers} workers vs ${workers} threads): **${(ours / duckAggRate).toFixed(2)}×** against DuckDB doing the same aggregation, ${(ours / duckIngestRate).toFixed(2)}× against DuckDB only parsing.${one && duckAgg1 ? ` One thread each (first ${duckAgg1.files} months): ${(one.parsedRows / one.ingestSeconds / (duckAgg1.rows / duckAgg1.seconds)).toFixed(2)}× (same aggregation)${duckIngest1 ? `, ${(one.parsedRows / one.ingestSeconds / (duckIngest1.rows / duckIngest1.seconds)).toFixed(2)}× (parsing only)` : ''}.` : ''}`,
     '',
     'Phases (from the build log): ' + [cold, ...incrementals].map((r) => `${runName(r)}: ${phaseCell(r)}`).join('; ') + '.',
@@ -464,6 +492,7 @@ try {
     ...(duckAgg1 ? [`| DuckDB, same checks and aggregation, 1 thread, ${duckAgg1.files} months | ${fmt(duckAgg1.rows)} | ${secs(duckAgg1.seconds)} | **${fmt(duckAgg1.rows / duckAgg1.seconds)}** | ${duckAgg1.load.toFixed(1)} |`] : []),
     ...(duckIngest1 ? [`| DuckDB, plain read, 1 thread, ${duckIngest1.files} months | ${fmt(duckIngest1.rows)} | ${secs(duckIngest1.seconds)} | ${fmt(duckIngest1.rows / duckIngest1.seconds)} | ${duckIngest1.load.toFixed(1)} |`] : []),
     '',
+    ...(pairs.length > 1 ? [pairsLine, ''] : []),
     `Ours / DuckDB, ${workers} workers vs ${workers} threads: **${(ours / duckAggRate).toFixed(2)}×** DuckDB doing the same checks (target ≥ 1.5×: ${ours / duckAggRate >= 1.5 ? 'met' : '**not met**'}), ${(ours / duckIngestRate).toFixed(2)}× DuckDB's plain read.` +
       (one && duckAgg1 ? ` One thread each: ${(one.parsedRows / one.ingestSeconds / (duckAgg1.rows / duckAgg1.seconds)).toFixed(2)}× (same checks)${duckIngest1 ? `, ${(one.parsedRows / one.ingestSeconds / (duckIngest1.rows / duckIngest1.seconds)).toFixed(2)}× (plain read)` : ''}.` : ''),
     '',
