@@ -191,7 +191,8 @@ class CharList {
 
 /**
  * A month's answer ids numbered in order of arrival, to find an answer whose rows come back
- * after other answers'. Nearly every lookup misses (a new answer): 631,507 answers in a reference month (2026-10), ~1.9 rows each.
+ * after other answers'. Nearly every lookup misses (a new answer): 631,507 answers in a
+ * reference month (2026-10), ~1.9 rows each.
  *
  * While the ids arrive in ascending order (as a month's export lists them), they are a
  * sorted list: an id after the last one is new with one comparison, and an earlier one is
