@@ -67,9 +67,9 @@ class AttrText {
  * (`&` and `"` escaped), without the check Astro makes of every string value holding a `&`:
  * whether it is an http(s) URL (whose `&` it leaves as they are), by `new URL(value)`,
  * which throws for any other value, ~50 µs a time (0.6 s of a reference build's page
- * worker, for ~11,800 titles, descriptions and relative links with a `&`). A value that could be an
- * absolute URL (a scheme first, as the URL parser reads one: after blanks, tabs and line
- * breaks left out) is handed over as it is, and Astro decides as before.
+ * worker, for ~11,800 titles, descriptions and relative links with a `&`). A value that
+ * could be an absolute URL (a scheme first, as the URL parser reads one: after blanks,
+ * tabs and line breaks left out) is handed over as it is, and Astro decides as before.
  */
 export function attrText(value: string): string | AttrText {
   if (!value.includes('&') || /^[\x00-\x20]*[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value.replace(/[\t\n\r]/g, ''))) return value;
