@@ -38,7 +38,7 @@ export const ord = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' :
 // `html` tag gave (a text escaped by Astro's escapeHTML, a number as String writes it, an
 // attribute value as `attr` writes it), without an HTMLString per dot, label and line.
 const text = (v: string) => escapeHTML(v);
-const attrText = (v: string) => String(attr(v));
+const attrValue = (v: string) => String(attr(v)); // (not html.ts's attrText, which is for template attributes)
 
 /**
  * `String(n)`, the same text, kept per value with one decimal (the coordinates are rounded
@@ -132,6 +132,6 @@ export function historyChart(props: HistoryChartProps): Html {
   const rankOf = scope.length > 28 ? 'industry' : scope.split(' in ')[0]!;
   const titleText = text(title);
   return markHTMLString(
-    `<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attrText(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attrText(`${id}-t`)}">${titleText}</title> <desc id="${attrText(`${id}-d`)}">${text(desc)}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${text(rankOf)} (1 = top)</text> <g class="grid"> ${grid} </g> <g class="axis"> ${axis} </g> <path d="${attrText(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attrText(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${scoreDots}</g> <g class="rank-dot">${rankDots}</g> ${lastValues} </svg> <figcaption>${titleText}. ${text(change)} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`,
+    `<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attrValue(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attrValue(`${id}-t`)}">${titleText}</title> <desc id="${attrValue(`${id}-d`)}">${text(desc)}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${text(rankOf)} (1 = top)</text> <g class="grid"> ${grid} </g> <g class="axis"> ${axis} </g> <path d="${attrValue(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attrValue(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${scoreDots}</g> <g class="rank-dot">${rankDots}</g> ${lastValues} </svg> <figcaption>${titleText}. ${text(change)} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`,
   ) as Html;
 }
