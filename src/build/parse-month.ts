@@ -19,7 +19,7 @@ export async function parseMonthFile(path: string, display: string, month: strin
   const t0 = performance.now();
   const issues = new IssueList();
   const acc = new MonthAccumulator(display, month, lookups, issues);
-  await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line) => acc.add(fields, line));
+  await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
   return issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
 }

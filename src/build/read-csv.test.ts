@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IssueList } from '../core/data-error.ts';
+import { CONTROL_RE } from '../core/schemas/rows.ts';
 import { readCsv, readCsvStream, readText } from './read-csv.ts';
 
 async function read(text: string | Buffer, columns = ['a', 'b', 'c']) {
@@ -40,11 +41,18 @@ describe('readCsv', () => {
 });
 
 describe('readCsv: the synchronous way and the streaming way', () => {
-  type Read = (issues: IssueList, onRecord: (f: string[], l: number) => void) => void | Promise<void>;
+  type Read = (issues: IssueList, onRecord: (f: string[], l: number, plain: boolean) => void) => void | Promise<void>;
+  // Records said to be plain (no control character in any field) that are not.
+  const notPlain: string[][] = [];
+  let plains = 0;
   const collect = async (read: Read) => {
     const issues = new IssueList();
     const rows: [string[], number][] = [];
-    await read(issues, (f, l) => rows.push([[...f], l]));
+    await read(issues, (f, l, plain) => {
+      rows.push([[...f], l]);
+      if (plain) plains++;
+      if (plain && f.some((v) => CONTROL_RE.test(v))) notPlain.push([...f]);
+    });
     return { rows, issues: issues.items };
   };
   const cols = ['a', 'b', 'c'];
@@ -53,6 +61,8 @@ describe('readCsv: the synchronous way and the streaming way', () => {
     fc.stringMatching(/^[a-z0-9 ]{0,12}$/),
     fc.constantFrom('', ' x ', 'é', 'Zürich, AG', 'a "b"', '\u00e6\u00f8', '日本', '😀'),
     fc.string({ unit: fc.constantFrom('a', ',', '"', '\n', '\r', ' ', 'é', '\t'), maxLength: 8 }),
+    // Control characters: C0, DEL, C1 (two bytes in UTF-8, the first of them that of 'é' and others).
+    fc.constantFrom('a\u0007b', '\u007f', 'x\u0085', '\u009f', '\u0080y', '\u00a0'),
   );
   const quote = (v: string, always: boolean) => (always || /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const row = fc.tuple(fc.array(field, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.integer({ min: 0, max: 30 }));
@@ -66,7 +76,7 @@ describe('readCsv: the synchronous way and the streaming way', () => {
     piece: fc.integer({ min: 1, max: 64 }),
   });
 
-  it('give the same records, lines and messages, for any piece size, plain and gzipped', async () => {
+  it('give the same records, lines and messages, for any piece size, plain and gzipped; a record said to be plain holds no control character', async () => {
     await fc.assert(
       fc.asyncProperty(file, async (f) => {
         const lines = f.rows.map(([fields, always]) => fields.map((v) => quote(v, always)).join(','));
@@ -81,6 +91,25 @@ describe('readCsv: the synchronous way and the streaming way', () => {
       }),
       { numRuns: 300 },
     );
+    expect(notPlain).toEqual([]);
+    expect(plains).toBeGreaterThan(0);
+  });
+
+  it('say which records are plain: none in a piece with a control character, the others when each of their line breaks ends a row', async () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => `${i},Zürich ${i},"c, ${i}"`);
+    rows[1500] = '1500,bell\u0007,x';
+    rows[6200] = '6200,"two\nlines",x';
+    const plainAt: boolean[] = [];
+    await readCsv('f.csv', gzipSync('a,b,c\n' + rows.join('\n') + '\n'), cols, new IssueList(), (f, _l, plain) => (plainAt[Number(f[0])] = plain));
+    expect(plainAt.length).toBe(10_000);
+    expect(plainAt[1500]).toBe(false);
+    expect(plainAt[6200]).toBe(false);
+    // Ten pieces of ~32 KiB: the one with the bell, the one with the line break and the last one
+    // (never said to be plain) are not plain; the others are.
+    const plain = plainAt.filter(Boolean).length;
+    expect(plain).toBeGreaterThan(5000);
+    expect(plain).toBeLessThan(8000);
+    expect(plainAt[0]).toBe(true);
   });
 
   it('read a gzip file of several members (its trailer gives only the last one\'s size) alike', async () => {

@@ -3,9 +3,14 @@ import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
-import { EncodingError, utf8Check } from './utf8.ts';
+import { EncodingError, controlFree, utf8Check } from './utf8.ts';
 
-type OnRecord = (fields: string[], line: number) => void;
+/**
+ * A record's fields, the line it starts on, and `plain`: true when none of its fields holds a
+ * control character (C0, DEL, C1, a line break included), as the text around it was checked;
+ * false when that is not known.
+ */
+type OnRecord = (fields: string[], line: number, plain: boolean) => void;
 type Results = Papa.ParseResult<string[]>;
 
 /**
@@ -65,15 +70,16 @@ const PIECE = 32768;
 /** The synchronous way over gunzipped UTF-8 `text` (exported with `piece` for the tests). */
 export function readText(file: string, text: Buffer, gzip: boolean, columns: readonly string[], issues: IssueList, onRecord: OnRecord, piece = PIECE): void {
   const records = recordReader(file, columns, issues, onRecord);
-  if (!parseText(text, gzip, (results, oneLine) => records.chunk(results, oneLine), piece)) records.end();
+  if (!parseText(text, gzip, (results, oneLine, plain) => records.chunk(results, oneLine, plain), piece)) records.end();
 }
 
 /**
  * PapaParse over `text` in pieces, as readCsv sets it up (bench/lib/ingest-profile.ts times it
- * alone): `onChunk` gets each piece's rows and whether each of them is on one line, and
- * answers true to stop (then this answers true).
+ * alone): `onChunk` gets each piece's rows, whether each of them is on one line, and whether
+ * they are also plain (no field holds a control character), and answers true to stop (then
+ * this answers true).
  */
-export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Results, oneLine: boolean) => boolean, piece = PIECE): boolean {
+export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Results, oneLine: boolean, plain: boolean) => boolean, piece = PIECE): boolean {
   const config: Papa.ParseConfig<string[]> = { delimiter: ',' };
   const handle = new (Papa as unknown as { ParserHandle: new (c: object) => { parse(input: string, base: number, ignoreLastRow: boolean): Results; guessLineEndings(input: string, quote: string): string } }).ParserHandle(config);
   // The line ending is guessed (on its first 1M characters) from the first chunk the streaming
@@ -83,6 +89,7 @@ export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Result
   config.newline = handle.guessLineEndings(first.toString('utf8'), '"') as Papa.ParseConfig['newline'];
   const lf = config.newline !== '\r';
   let partial = '';
+  let partialClean = true;
   let base = 0;
   for (let start = 0; start < text.length || start === 0; ) {
     let end = Math.min(text.length, start + piece);
@@ -97,11 +104,15 @@ export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Result
     // Rows that hold no line break inside a field (as many \n as rows, each ended by one) skip
     // the per-field search for one: each of those rows is on one line.
     const oneLine = !last && newlines(input, used) === (lf ? results.data.length : 0);
+    // With no control character in the text but \n (the part of a row carried over from the
+    // piece before included), and each \n ending a row, no field of these rows holds one.
+    const clean: boolean = controlFree(text, start, end) && (partial === '' || partialClean);
     if (!last) {
       partial = input.substring(used);
+      partialClean = clean;
       base = results.meta.cursor;
     }
-    if (onChunk(results, oneLine)) return true;
+    if (onChunk(results, oneLine, oneLine && clean)) return true;
     start = end;
     if (last) break;
   }
@@ -141,8 +152,8 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
     end() {
       if (perm === null && !stopped && !issues.full) issues.add({ file, line: 1, message: `empty file: expected the header "${columns.join(',')}"` });
     },
-    /** `oneLine`: no field of these rows holds a \n (the caller counted them). */
-    chunk(results: Results, oneLine = false): boolean {
+    /** `oneLine`: no field of these rows holds a \n (the caller counted them); `plain`: nor a control character. */
+    chunk(results: Results, oneLine = false, plain = false): boolean {
       if (stopped) return true;
       const errorsAt = new Map<number, string>();
       for (const e of results.errors) if (e.row !== undefined && !errorsAt.has(e.row)) errorsAt.set(e.row, `malformed CSV: ${e.message}`);
@@ -181,7 +192,7 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
           continue;
         }
         if (record.length !== columns.length) issues.add({ file, line: at, message: `expected ${columns.length} fields, found ${record.length}` });
-        else onRecord(identity ? record : perm.map((p) => record[p]!), at);
+        else onRecord(identity ? record : perm.map((p) => record[p]!), at, plain);
         if (issues.full) {
           stopped = true;
           break;

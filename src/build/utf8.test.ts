@@ -1,7 +1,10 @@
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IssueList } from '../core/data-error.ts';
+import { CONTROL_RE } from '../core/schemas/rows.ts';
 import { readCsv } from './read-csv.ts';
+import { controlFree } from './utf8.ts';
 
 /** Latin-1 bytes of a string whose characters are all below U+0100. */
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
@@ -59,6 +62,42 @@ describe('strict UTF-8 input (data-and-rules §1)', () => {
       const r = await read(Buffer.concat([Buffer.from('a,b\nx,'), Buffer.from(bad)]));
       expect(r.issues, bad.join(' ')).toHaveLength(1);
       expect(r.issues[0]!.message, bad.join(' ')).toContain('byte offset 6');
+    }
+  });
+});
+
+describe('controlFree', () => {
+  // The verdict byte by byte: C0 but \n, DEL, and C2 80 to C2 9F (C1 in UTF-8).
+  const reference = (b: Uint8Array, start: number, end: number) => {
+    for (let i = start; i < end; i++) {
+      const c = b[i]!;
+      if ((c < 0x20 && c !== 0x0a) || c === 0x7f || (c === 0xc2 && i + 1 < end && b[i + 1]! >= 0x80 && b[i + 1]! <= 0x9f)) return false;
+    }
+    return true;
+  };
+
+  it('agrees with a byte-by-byte check at any offset and length, the words read four bytes at a time', () => {
+    const bytes = [0x0a, 0x20, 0x41, 0x7e, 0x7f, 0x1f, 0x00, 0x09, 0x0d, 0xc2, 0x80, 0x9f, 0xa0, 0xc3, 0xbf, 0xff];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...bytes), { maxLength: 40 }), fc.nat(7), fc.nat(40), fc.nat(40), (values, pad, a, b) => {
+        const buf = new Uint8Array(new ArrayBuffer(pad + values.length + 8), pad, values.length);
+        buf.set(values);
+        const start = Math.min(a, b, values.length);
+        const end = Math.min(Math.max(a, b), values.length);
+        expect(controlFree(buf, start, end)).toBe(reference(buf, start, end));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('finds a control character anywhere in a long text, and the text of CONTROL_RE with \\n left out', () => {
+    const text = Buffer.from('Société Générale, 日本 😀 plain text\n'.repeat(500));
+    expect(controlFree(text, 0, text.length)).toBe(true);
+    for (const ch of ['\u0000', '\t', '\r', '\u001f', '\u007f', '\u0080', '\u0085', '\u009f']) {
+      for (const at of [0, 1, 2, 3, 4097, text.length - 1]) {
+        const bad = Buffer.concat([text.subarray(0, at), Buffer.from(ch), text.subarray(at)]);
+        expect(controlFree(bad, 0, bad.length), `${JSON.stringify(ch)} at ${at}`).toBe(!CONTROL_RE.test(bad.toString('utf8').replaceAll('\n', '')));
+      }
     }
   });
 });

@@ -394,8 +394,11 @@ export class MonthAccumulator {
     this.issues.add({ file: this.file, line, column: col + 1, columnName: MENTION_COLUMNS[col], message });
   }
 
-  /** Validates one record (fields already trimmed) and folds it in. */
-  add(f: string[], line: number): void {
+  /**
+   * Validates one record (fields already trimmed) and folds it in. `plain`: the reader found
+   * no control character in the text the record was cut from (then no field is checked for one).
+   */
+  add(f: string[], line: number, plain = false): void {
     this.rows++;
     if (
       this.last >= 0 &&
@@ -409,18 +412,18 @@ export class MonthAccumulator {
       f[1] === this.lastDate
     ) {
       const company = f[7]!;
-      if (company.length <= COMPANY_LIMIT && !hasControl(company)) {
+      if (company.length <= COMPANY_LIMIT && (plain || !hasControl(company))) {
         this.take(this.last, company);
         return;
       }
     }
-    this.addChecked(f, line);
+    this.addChecked(f, line, plain);
   }
 
   /** The full path: every check and lookup. */
-  private addChecked(f: string[], line: number): void {
+  private addChecked(f: string[], line: number, plain: boolean): void {
     const dateRaw = f[COL.collected_at]!;
-    let day = this.valid(f) ? (dateRaw === this.lastDate ? this.lastDay : this.dayOf(dateRaw)) : -1;
+    let day = this.valid(f, plain) ? (dateRaw === this.lastDate ? this.lastDay : this.dayOf(dateRaw)) : -1;
     if (day < 0) {
       const r = MentionRowSchema.safeParse(f);
       if (!r.success) {
@@ -599,7 +602,7 @@ export class MonthAccumulator {
   }
 
   // Same verdict as MentionRowSchema without the date (a false "invalid" only costs the schema's run).
-  private valid(f: string[]): boolean {
+  private valid(f: string[], plain: boolean): boolean {
     if (f.length !== MENTION_COLUMNS.length) return false;
     // Required fields (company may be empty: an answer naming no one).
     if (!f[COL.answer_id] || !f[COL.model] || !f[COL.country] || !f[COL.industry] || !f[COL.theme] || !f[COL.question_id]) return false;
@@ -607,7 +610,7 @@ export class MonthAccumulator {
     for (let i = 0; i < MENTION_COLUMNS.length; i++) {
       if (i === COL.collected_at) continue;
       const v = f[i]!;
-      if (v.length > MENTION_LIMITS[i]! || hasControl(v)) return false;
+      if (v.length > MENTION_LIMITS[i]! || (!plain && hasControl(v))) return false;
     }
     return true;
   }
