@@ -10,6 +10,7 @@
  * them is queued.
  */
 import { Worker } from 'node:worker_threads';
+import { execArgvWithoutLoaders } from './worker-bundle.ts';
 
 type Op = [file: string, content: Uint8Array | null, source?: string];
 
@@ -19,7 +20,8 @@ const BATCH = 256;
 const MAX_BACKLOG = 64 * 1024 * 1024;
 
 export class FileQueue {
-  readonly #worker = new Worker(new URL('./file-worker.mjs', import.meta.url));
+  // Plain JavaScript: started without the parent's loader flags (tsx), which it does not need.
+  readonly #worker = new Worker(new URL('./file-worker.mjs', import.meta.url), { execArgv: execArgvWithoutLoaders() });
   #batch: Op[] = [];
   #transfer: ArrayBuffer[] = [];
   #batchBytes = 0;

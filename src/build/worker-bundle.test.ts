@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runMonthJob, type MonthJob } from './parse-month.ts';
+import { bundleOf, execArgvWithoutLoaders, workerBundle } from './worker-bundle.ts';
+import { tsWorker } from './worker-pool.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'evi-bundle-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Writes a file dated a minute ago: a bundle is only kept for inputs not written while it was made. */
+function write(file: string, text: string) {
+  writeFileSync(file, text);
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(file, past, past);
+}
+
+/** What the module at `file` posts first, run as a worker thread without the parent's loader flags. */
+function answer(file: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(file, { execArgv: execArgvWithoutLoaders() });
+    w.once('message', (m) => void w.terminate().then(() => resolve(m)));
+    w.once('error', reject);
+  });
+}
+
+describe('worker bundles', () => {
+  it('bundle a TypeScript module with its imports, keep it while they are unchanged, and make it again when one changes', async () => {
+    const src = join(tmp, 'src');
+    const dir = join(tmp, 'bundles');
+    mkdirSync(src);
+    write(join(src, 'part.ts'), 'export const part: string = "one";\n');
+    write(join(src, 'main.ts'), 'import { parentPort } from "node:worker_threads";\nimport { part } from "./part.ts";\nparentPort!.postMessage(part satisfies string);\n');
+    const first = bundleOf(join(src, 'main.ts'), dir);
+    expect(first).not.toBeNull();
+    expect(await answer(first!)).toBe('one');
+    const manifest = JSON.parse(readFileSync(join(dir, 'main.json'), 'utf8')) as { inputs: Record<string, string> };
+    expect(Object.keys(manifest.inputs).map((p) => p.split('/').at(-1)).sort()).toEqual(['main.ts', 'part.ts']);
+    // Unchanged: the same file, not made again (a bundle made again would be written anew).
+    writeFileSync(first!, readFileSync(first!, 'utf8') + '\n// kept\n');
+    expect(bundleOf(join(src, 'main.ts'), dir)).toBe(first);
+    expect(readFileSync(first!, 'utf8')).toContain('// kept');
+    // An import changed: made again, with the new code.
+    write(join(src, 'part.ts'), 'export const part: string = "two";\n');
+    const second = bundleOf(join(src, 'main.ts'), dir);
+    expect(second).not.toBe(first);
+    expect(await answer(second!)).toBe('two');
+  });
+
+  it('give no bundle (the caller starts the module through tsx) for a module that does not compile, or one written while it is bundled', () => {
+    const bad = join(tmp, 'bad.ts');
+    write(bad, 'import { nothing } from "./missing.ts";\nconsole.log(nothing);\n');
+    expect(bundleOf(bad, join(tmp, 'bad-bundles'))).toBeNull();
+    const fresh = join(tmp, 'fresh.ts');
+    writeFileSync(fresh, 'export {};\n');
+    expect(bundleOf(fresh, join(tmp, 'fresh-bundles'))).toBeNull();
+  });
+
+  it('run the parser worker from its bundle with the result of the same job in this thread', async () => {
+    // The build's workers have a bundle (a failure to make one would only show as slower starts).
+    for (const w of ['./parse-worker.ts', './score-worker.ts', './month-worker.ts']) expect(workerBundle(fileURLToPath(new URL(w, import.meta.url))), w).not.toBeNull();
+    const month = join(tmp, '2026-04.csv');
+    writeFileSync(month, 'answer_id,collected_at,model,country,industry,theme,question_id,company\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Kestrel Aero\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Société Générale\na2,2026-04-03,Claude,US,aerospace,Pay,q2,\n');
+    const job: MonthJob = { path: month, display: 'mentions/2026-04.csv', month: '2026-04', lookups: { countries: [{ code: 'us', name: 'United States', aliases: [] }], industries: [{ name: 'Aerospace', slug: 'aerospace' }] }, store: null };
+    const w = tsWorker('./parse-worker.ts');
+    const fromWorker = await new Promise((resolve) => {
+      w.once('message', (m: { parsed: unknown }) => resolve(m.parsed));
+      w.postMessage(job);
+    });
+    await w.terminate();
+    const here = await runMonthJob(job);
+    expect({ ...(fromWorker as object), seconds: 0 }).toEqual({ ...here, seconds: 0 });
+  });
+
+  it('leave out the options that load modules ahead, and keep the others', () => {
+    expect(execArgvWithoutLoaders(['--import', 'tsx', '--cpu-prof', '--require=./x.cjs', '-r', 'y', '--loader', 'z', '--experimental-loader=w', '--trace-gc'])).toEqual(['--cpu-prof', '--trace-gc']);
+  });
+});
