@@ -73,6 +73,27 @@ describe('a cold build: parser workers started before the registry is read', () 
     expect(again.cacheHits).toBe(again.months.length);
     expect(lines.some((l) => l.includes('parser workers started before'))).toBe(false);
   });
+
+  it('stops with the same problems, the first months sent to the pool before companies.csv is read', async () => {
+    // A problem in companies.csv (read while the first months are parsed), and one in the first month itself.
+    const dir = join(tmp, 'cold-bad');
+    cpSync(join(root, 'data'), dir, { recursive: true });
+    const companies = join(dir, 'companies.csv');
+    writeFileSync(companies, `${readFileSync(companies, 'utf8').trimEnd()}\n,Zyx Aerospace Holdings,zyx.example,Aerospce,us,,\n`);
+    const first = join(dir, 'mentions', readdirSync(join(dir, 'mentions')).sort()[0]!);
+    writeFileSync(first, gzipSync(`${gunzipSync(readFileSync(first)).toString('utf8').trimEnd()}\nbad-answer,2026-13-45,ChatGPT,us,Aerospace,Leadership,q1,Kestrel\n`));
+    const plain = await caught(load(dir, null));
+    expect(plain.message).toMatch(/unknown industry "Aerospce"/);
+    const lines: string[] = [];
+    const cached = await caught(loadData({ dataDir: dir, cacheDir: join(tmp, 'cache-cold-bad'), root, workers: 2, log: (l) => lines.push(l) }));
+    expect(lines.filter((l) => l.includes('parser workers started before the registry is read'))).toHaveLength(1);
+    expect(cached.message).toBe(plain.message);
+    // companies.csv mended: the first month's problem, as a read without the cache gives it.
+    writeFileSync(companies, readFileSync(join(root, 'data', 'companies.csv')));
+    const month = await caught(load(dir, null));
+    expect(month.message).toMatch(/collected_at/);
+    expect((await caught(loadData({ dataDir: dir, cacheDir: join(tmp, 'cache-cold-bad-2'), root, workers: 2, log: () => {} }))).message).toBe(month.message);
+  });
 });
 
 describe('a monthly build: the newest month parsed ahead', () => {
