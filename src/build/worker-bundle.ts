@@ -4,7 +4,7 @@
  * A worker thread that runs a TypeScript module through tsx registers tsx's hooks (a
  * thread of their own) and has each of its ~100 modules (zod's among them) resolved and
  * loaded through them: two parser workers took ~1.1 s to answer their first job so, on
- * this machine's two cores, against ~0.1 s for the same module bundled into one file and
+ * this machine's two cores, against ~0.16 s for the same module bundled into one file and
  * started without the parent's loader flags (BENCHMARKS.md, "Build: control characters
  * checked in the text"). esbuild, which tsx itself uses to compile each module, bundles the
  * module with what it imports, packages included, into one ESM file.
@@ -75,8 +75,10 @@ function kept(path: string, dir: string): string | null {
 
 /**
  * Bundles the module, writes the bundle and then its manifest (each by a rename); null (tsx
- * this time) when an input was written while it was bundled, for then the bundle may hold
- * another version of it than the one hashed.
+ * this time) when an input was written while it was bundled or in the second before, for
+ * then the bundle may hold another version of it than the one hashed. The inputs are named
+ * relative to the project's folder, so a manifest read from another checkout of the same
+ * project is only ever taken for inputs with the same content.
  */
 function make(path: string, dir: string): string | null {
   // Loaded only when a bundle is made: esbuild starts its own process for each build.
