@@ -18,17 +18,16 @@
  * Prints one JSON object on stdout.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { parseMonthFile } from '../../src/build/parse-month.ts';
-import { gunzippedSize, parseText, readCsv, readTable } from '../../src/build/read-csv.ts';
+import { gunzippedSize, parseText, readCsv } from '../../src/build/read-csv.ts';
 import { MonthAccumulator, type Lookups, type MonthAggregate } from '../../src/core/aggregate.ts';
 import { IssueList } from '../../src/core/data-error.ts';
-import { buildRegistry } from '../../src/core/registry.ts';
-import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS, MENTION_COLUMNS } from '../../src/core/schemas/rows.ts';
+import { MENTION_COLUMNS } from '../../src/core/schemas/rows.ts';
+import { readLookups } from './lookups.ts';
 
 const [dataDir, file] = process.argv.slice(2);
 if (!dataDir || !file) {
@@ -36,18 +35,7 @@ if (!dataDir || !file) {
   process.exit(2);
 }
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-const issues = new IssueList();
-const table = async (name: string, columns: readonly string[]) => ({
-  file: name,
-  header: [...columns],
-  rows: await readTable(name, readFileSync(join(dataDir, name)), columns, issues),
-});
-const registry = buildRegistry(
-  { countries: await table('countries.csv', COUNTRY_COLUMNS), industries: await table('industries.csv', INDUSTRY_COLUMNS), companies: await table('companies.csv', COMPANY_COLUMNS) },
-  issues,
-);
-issues.throwIfAny();
-const lookups: Lookups = { countries: registry.countries, industries: registry.industries };
+const lookups: Lookups = await readLookups(dataDir);
 const month = /(\d{4}-\d{2})\.csv/.exec(file)![1]!;
 const gz = readFileSync(file);
 

@@ -16,25 +16,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMonthFile } from '../../src/build/parse-month.ts';
-import { readTable } from '../../src/build/read-csv.ts';
-import { IssueList } from '../../src/core/data-error.ts';
-import { buildLookups } from '../../src/core/registry.ts';
-import { COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../../src/core/schemas/rows.ts';
+import { readLookups } from './lookups.ts';
 
 const [dir, monthList, n = '2'] = process.argv.slice(2);
 if (!dir || !monthList) {
   console.error('usage: parse-repeat.ts DATA_DIR MONTH[,MONTH…] [N]');
   process.exit(2);
 }
-const issues = new IssueList();
-const table = async (name: string, columns: readonly string[]) => ({
-  file: name,
-  header: [...columns],
-  rows: await readTable(name, readFileSync(join(dir, name)), columns, issues),
-});
-const base = buildLookups({ countries: await table('countries.csv', COUNTRY_COLUMNS), industries: await table('industries.csv', INDUSTRY_COLUMNS) }, issues);
-issues.throwIfAny();
-const lookups = { countries: base.countries, industries: base.industries };
+const lookups = await readLookups(dir);
 for (let k = 0; k < Number(n); k++) {
   for (const month of monthList.split(',')) {
     const data = readFileSync(join(dir, 'mentions', `${month}.csv.gz`));
