@@ -10,7 +10,7 @@ import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildLookups, buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
 import { peekCacheEntry, readCacheJson } from './cache-file.ts';
-import { lookupsHash, parsedMonthEntry } from './caches.ts';
+import { lookupsHash, parsedMonthEntry, type CacheEntryRef } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
@@ -119,6 +119,8 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   let months: MonthFile[];
   let lookups: Lookups;
   let lookupsKey: string;
+  /** A month to parse, with the lookups, and the cache entry to store it as (null: none). */
+  const monthJob = (f: Pick<MonthFile, 'path' | 'display' | 'month'>, store: CacheEntryRef | null): MonthJob => ({ path: f.path, display: f.display, month: f.month, lookups, store });
   // A monthly build (the newest month new, the one before it in the cache): the newest
   // month's parse starts on the spare worker as soon as the countries and industries are
   // read (the months are resolved through them alone), while this thread reads companies.csv
@@ -142,7 +144,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       const before = newest.head ? null : await entryOf(spare.before, lookupsKey);
       let run: Promise<MonthOutcome> | null = null;
       if (before?.head) {
-        run = spare.pool.run({ path: spare.path, display: show(spare.path), month: monthOfFile(spare.path), lookups, store: { path: newest.entry.path, key: newest.entry.key } });
+        run = spare.pool.run(monthJob({ path: spare.path, display: show(spare.path), month: monthOfFile(spare.path) }, newest.entry));
         run.catch(() => {}); // awaited below
       }
       headStart = { newest, before, run };
@@ -152,7 +154,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       for (const f of (await listMonths(opts.dataDir, show, new IssueList())).slice(0, early.pool.size)) {
         const l = await entryOf(f.path, lookupsKey);
         if (l.head) continue;
-        const run = early.pool.run({ path: f.path, display: f.display, month: f.month, lookups, store: { path: l.entry.path, key: l.entry.key } });
+        const run = early.pool.run(monthJob(f, l.entry));
         run.catch(() => {}); // awaited below
         firstRuns.set(f.path, { looked: l, run });
       }
@@ -199,7 +201,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   };
   const parseOne = ({ i, key }: { i: number; key: string | null }) => {
     const f = months[i]!;
-    const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
+    const job = monthJob(f, key ? { path: key, key: contentKey[i]! } : null);
     return settle(i, key, pool ? pool.run(job) : runMonthJob(job));
   };
   const looked = new Map<number, Looked>();
@@ -232,8 +234,9 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     for (const [i, f] of months.entries()) {
       if (ahead && i === newest) break;
       let key: string | null = null;
+      const first = firstRuns.get(f.path);
       if (opts.cacheDir) {
-        const { entry, head } = looked.get(i) ?? (firstRuns.has(f.path) ? look(i, firstRuns.get(f.path)!.looked) : await lookUp(i));
+        const { entry, head } = looked.get(i) ?? (first ? look(i, first.looked) : await lookUp(i));
         if (head) {
           cachePaths[i] = entry.path;
           cacheHits++;
@@ -243,7 +246,6 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         key = entry.path;
       }
       const job = { i, key };
-      const first = firstRuns.get(f.path);
       if (first) {
         const p = settle(i, key, first.run);
         p.catch(() => {});
