@@ -60,7 +60,7 @@ export interface LoadedData {
 }
 
 /** One of the registry's tables; a missing file is a problem in `issues` (and no rows). */
-async function readRegistryTable(dataDir: string, name: string, columns: readonly string[], show: (p: string) => string, issues: IssueList) {
+export async function readRegistryTable(dataDir: string, name: string, columns: readonly string[], show: (p: string) => string, issues: IssueList) {
   const path = join(dataDir, name);
   const file = show(path);
   if (!existsSync(path)) {
