@@ -110,7 +110,7 @@ export class PagePool {
     process.env[IN_WORKERS_ENV] = '0';
     const env = { ...process.env };
     this.#workers = Array.from({ length: threads }, (_, i) => {
-      const w = tsWorker('./render-worker.ts', { env }, { bundle: false });
+      const w = tsWorker('./render-worker.ts', { env }, { packages: 'external' });
       this.#results.push([]);
       w.on('message', (msg: { done?: RenderDone; error?: string }) => {
         this.#sent[i]!--;

@@ -50,6 +50,30 @@ describe('worker bundles', () => {
     expect(await answer(second!)).toBe('two');
   });
 
+  it('leave the packages out of a bundle made with packages external, imported from node_modules as it runs', async () => {
+    // The module and its bundles in a folder under the project, as the kept bundles are, so that a package's name resolves to node_modules.
+    const dir = fileURLToPath(new URL(`../../node_modules/.cache/evi-bundle-test-${process.pid}`, import.meta.url));
+    try {
+      const src = join(dir, 'src');
+      mkdirSync(src, { recursive: true });
+      write(join(src, 'main.ts'), 'import { parentPort } from "node:worker_threads";\nimport { z } from "zod";\nparentPort!.postMessage(z.string().parse("checked by zod"));\n');
+      const external = bundleOf(join(src, 'main.ts'), dir, 'external');
+      expect(external).not.toBeNull();
+      const text = readFileSync(external!, 'utf8');
+      expect(text).toMatch(/from "zod"/);
+      expect(text.length).toBeLessThan(2000);
+      expect(await answer(external!)).toBe('checked by zod');
+      // Kept for the same way of bundling only: with the packages in, another bundle, holding zod's code.
+      expect(bundleOf(join(src, 'main.ts'), dir, 'external')).toBe(external);
+      const inside = bundleOf(join(src, 'main.ts'), dir, 'bundle');
+      expect(inside).not.toBe(external);
+      expect(readFileSync(inside!, 'utf8').length).toBeGreaterThan(50 * text.length);
+      expect(await answer(inside!)).toBe('checked by zod');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('give no bundle (the caller starts the module through tsx) for a module that does not compile, or one written while it is bundled', () => {
     const bad = join(tmp, 'bad.ts');
     write(bad, 'import { nothing } from "./missing.ts";\nconsole.log(nothing);\n');
@@ -62,6 +86,7 @@ describe('worker bundles', () => {
   it('run the parser worker from its bundle with the result of the same job in this thread', async () => {
     // The build's workers have a bundle (a failure to make one would only show as slower starts).
     for (const w of ['./parse-worker.ts', './score-worker.ts', './month-worker.ts']) expect(workerBundle(fileURLToPath(new URL(w, import.meta.url))), w).not.toBeNull();
+    expect(workerBundle(fileURLToPath(new URL('./render-worker.ts', import.meta.url)), 'external'), 'the page worker').not.toBeNull();
     const month = join(tmp, '2026-04.csv');
     writeFileSync(month, 'answer_id,collected_at,model,country,industry,theme,question_id,company\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Kestrel Aero\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Société Générale\na2,2026-04-03,Claude,US,aerospace,Pay,q2,\n');
     const job: MonthJob = { path: month, display: 'mentions/2026-04.csv', month: '2026-04', lookups: { countries: [{ code: 'us', name: 'United States', aliases: [] }], industries: [{ name: 'Aerospace', slug: 'aerospace' }] }, store: null };

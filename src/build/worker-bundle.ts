@@ -7,7 +7,11 @@
  * this machine's two cores, against ~0.16 s for the same module bundled into one file and
  * started without the parent's loader flags (BENCHMARKS.md, "Build: control characters
  * checked in the text"). esbuild, which tsx itself uses to compile each module, bundles the
- * module with what it imports, packages included, into one ESM file.
+ * module with what it imports, packages included, into one ESM file; or, for the page
+ * worker, the project's modules only (`packages: 'external'`): Astro's runtime and container
+ * are imported from node_modules, as the compiled pages import their packages. Its thread
+ * then runs no tsx hooks thread beside it either (a monthly reference build: ~3 s less
+ * user CPU, BENCHMARKS.md, "Build: the page worker from a bundle").
  *
  * The bundle is kept in node_modules/.cache (where build tools keep what they make), with
  * the list of its inputs and their SHA-256: it is used while every input is the same, and
@@ -25,26 +29,36 @@ const DIR = join(ROOT, 'node_modules', '.cache', 'employer-visibility-index', 'w
 
 interface Manifest {
   bundle: string;
+  /** Whether the packages (node_modules) are in the bundle or imported from node_modules as it runs. */
+  packages?: Packages;
   /** Each input, relative to the project's folder, and its content's SHA-256. */
   inputs: Record<string, string>;
 }
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * `bundle`: the packages the module imports are in the bundle (zod, PapaParse: loaded with it
+ * in one file). `external`: they are imported from node_modules as the bundle runs (Astro's
+ * runtime and container, which the page worker shares with the compiled pages it imports, and
+ * which loads parts of itself by path): only the project's own modules are in the bundle.
+ */
+export type Packages = 'bundle' | 'external';
+
 /** Each module's bundle (or null: none), looked up once a process. */
 const known = new Map<string, string | null>();
 
 /** The bundle of the TypeScript module at `path` (absolute), made if needed; null when there is none. */
-export function workerBundle(path: string): string | null {
+export function workerBundle(path: string, packages: Packages = 'bundle'): string | null {
   let bundle = known.get(path);
-  if (bundle === undefined) known.set(path, (bundle = bundleOf(path)));
+  if (bundle === undefined) known.set(path, (bundle = bundleOf(path, DIR, packages)));
   return bundle;
 }
 
 /** The bundle of `path` kept in `dir` when its inputs are unchanged, else made now; null when that fails. */
-export function bundleOf(path: string, dir = DIR): string | null {
+export function bundleOf(path: string, dir = DIR, packages: Packages = 'bundle'): string | null {
   try {
-    return kept(path, dir) ?? make(path, dir);
+    return kept(path, dir, packages) ?? make(path, dir, packages);
   } catch {
     return null;
   }
@@ -52,14 +66,15 @@ export function bundleOf(path: string, dir = DIR): string | null {
 
 const manifestOf = (path: string, dir: string) => join(dir, `${basename(path, '.ts')}.json`);
 
-/** The kept bundle when each of its inputs is as it was bundled. */
-function kept(path: string, dir: string): string | null {
+/** The kept bundle when it was made the same way and each of its inputs is as it was bundled. */
+function kept(path: string, dir: string, packages: Packages): string | null {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestOf(path, dir), 'utf8')) as Manifest;
   } catch {
     return null;
   }
+  if ((manifest.packages ?? 'bundle') !== packages) return null;
   for (const [input, hash] of Object.entries(manifest.inputs)) {
     let bytes: Buffer;
     try {
@@ -80,7 +95,7 @@ function kept(path: string, dir: string): string | null {
  * relative to the project's folder, so a manifest read from another checkout of the same
  * project is only ever taken for inputs with the same content.
  */
-function make(path: string, dir: string): string | null {
+function make(path: string, dir: string, packages: Packages): string | null {
   // Loaded only when a bundle is made: esbuild starts its own process for each build.
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const started = Date.now();
@@ -94,6 +109,7 @@ function make(path: string, dir: string): string | null {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    packages: packages === 'external' ? 'external' : undefined,
     // CommonJS packages (PapaParse) require Node's modules: an ESM file has no `require` of its own.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
@@ -112,7 +128,7 @@ function make(path: string, dir: string): string | null {
     renameSync(tmp, file);
   };
   write(join(dir, name), code);
-  write(manifestOf(path, dir), JSON.stringify({ bundle: name, inputs } satisfies Manifest));
+  write(manifestOf(path, dir), JSON.stringify({ bundle: name, packages, inputs } satisfies Manifest));
   return join(dir, name);
 }
 

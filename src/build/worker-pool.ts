@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { MonthJob, MonthOutcome } from './parse-month.ts';
-import { execArgvWithoutLoaders, workerBundle } from './worker-bundle.ts';
+import { execArgvWithoutLoaders, workerBundle, type Packages } from './worker-bundle.ts';
 
 /** The build's default number of worker threads, for each kind of job: one per core, up to 4 (each holds its own heap). */
 export function defaultWorkers(): number {
@@ -42,14 +42,14 @@ export function workerHeapMb(paths: string[]): number {
 /**
  * A worker thread running `script`, a TypeScript module of this folder. With `bundle` (the
  * default), its bundle (worker-bundle.ts: the module and all it imports in one JavaScript
- * file) when there is one, started without the parent's loader flags. Otherwise one entry
- * (ts-worker.mjs) registers tsx in the new thread, then imports the module, whose file URL
- * is handed over as the last item of the worker's `process.argv`: the page worker, which
- * imports the compiled pages as they are, starts so.
+ * file; with `packages: 'external'`, the project's modules only, the packages imported from
+ * node_modules: the page worker) when there is one, started without the parent's loader
+ * flags. Otherwise one entry (ts-worker.mjs) registers tsx in the new thread, then imports
+ * the module, whose file URL is handed over as the last item of the worker's `process.argv`.
  */
-export function tsWorker(script: string, options: WorkerOptions = {}, { bundle = true } = {}): Worker {
+export function tsWorker(script: string, options: WorkerOptions = {}, { bundle = true, packages = 'bundle' }: { bundle?: boolean; packages?: Packages } = {}): Worker {
   const url = new URL(script, import.meta.url);
-  const bundled = bundle ? workerBundle(fileURLToPath(url)) : null;
+  const bundled = bundle ? workerBundle(fileURLToPath(url), packages) : null;
   if (bundled) return new Worker(bundled, { execArgv: execArgvWithoutLoaders(), ...options });
   return new Worker(new URL('./ts-worker.mjs', import.meta.url), { ...options, argv: [url.href] });
 }
