@@ -167,9 +167,9 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   }
   let pool: PagePool | null = null;
   let t1 = 0;
-  const logWorkers = (done: RenderTotals) => {
+  const logWorkers = (done: RenderTotals, mainFirst: boolean) => {
     const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
-    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each share's thread (main first): ${cpu}`);
+    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each rendering thread${mainFirst ? ' (main first)' : ' (worker threads)'}: ${cpu}`);
   };
 
   /** Joins the JSON tree to the pages and moves them to `outDir`. */
@@ -219,18 +219,17 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     async finish() {
       try {
         if (hit) {
-          // The routes without parameters (the API docs read the whole JSON tree), then this
-          // thread's shares of the profiles and leaderboards beside the worker threads'.
+          // The routes without parameters (the API docs read the whole JSON tree) to the first
+          // worker thread free, and one more worker thread takes shares in this thread's place.
           step.viewsReady();
-          const t2 = performance.now();
-          const { renderStatics } = await import('./render-share.ts');
-          const statics = await renderStatics(compiled, recipe!, inside);
-          log(`pages: compiled pages from the cache (${entry!.path}); ${statics.pages} pages without parameters rendered in ${((performance.now() - t2) / 1000).toFixed(1)} s wall`);
-          const done = await pool!.join();
-          logWorkers(done);
+          log(`pages: compiled pages from the cache (${entry!.path})`);
+          pool!.grow(1);
+          pool!.statics({ serverDir: compiled, recipe: recipe!, outDir: inside });
+          const done = await pool!.join(false);
+          logWorkers(done, false);
           await join_();
           // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
-          return { files: restored.files + statics.pages + done.pages, bytes: restored.bytes + statics.bytes + done.bytes, compiled: false };
+          return { files: restored.files + done.pages, bytes: restored.bytes + done.bytes, compiled: false };
         }
         const t0 = performance.now();
         // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
@@ -254,7 +253,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           made = await makeRecipe(compiled, inside, WORKER_ROUTES);
           if (entry && !made.recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
           t1 = performance.now();
-          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }));
+          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }), true);
         }
         // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
         for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });

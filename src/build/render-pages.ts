@@ -13,7 +13,10 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { defaultWorkers, tsWorker } from './worker-pool.ts';
-import type { RenderDone, RenderJob, WarmJob } from './render-share.ts';
+import type { RenderDone, RenderJob, StaticsJob, WarmJob } from './render-share.ts';
+
+/** What a page worker thread is handed: a share of the routes with parameters, or the routes without. */
+type PageJob = RenderJob | { statics: StaticsJob };
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
 export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leaderboards/[country]/[industry].astro'];
@@ -90,28 +93,41 @@ const SHARES_AHEAD = 1;
  * the end of the views step; after a compile, {@link renderInWorkers}). `render` cuts the job
  * into shares (every n-th path of each route, as render-share.ts takes them) and hands
  * them out as the threads take them (a worker thread holds one ahead of the one it
- * renders): the `threads` worker threads start at once; the build's thread
- * takes shares too from `join()` on, once its own work is done, so that all end together
- * whichever started first.
+ * renders): the `threads` worker threads start at once; from `join()` on, once its own
+ * work is done, the build's thread takes shares too (after a compile), or one more worker
+ * thread started then (`grow`) takes them in its place (a cache hit), so that all end
+ * together whichever started first.
  */
 export class PagePool {
-  readonly #workers: Worker[];
-  #queue: RenderJob[] = [];
+  readonly #workers: Worker[] = [];
+  readonly #env: NodeJS.ProcessEnv;
+  #warm: WarmJob | null = null;
+  #queue: PageJob[] = [];
   /** Per worker thread, its shares sent and not yet reported: at most `#ahead` + 1. */
-  #sent: number[];
-  /** Shares a worker thread holds beyond the one it renders: none once this thread renders too (`join`). */
+  #sent: number[] = [];
+  /** Shares a worker thread holds beyond the one it renders: none from `join` on. */
   #ahead = SHARES_AHEAD;
+  /** Per worker thread, the shares it reported. */
   #results: RenderDone[][] = [];
+  /** This thread's shares. */
+  #own: RenderDone[] = [];
   #error: Error | null = null;
   #settled: (() => void)[] = [];
 
   constructor(threads: number) {
     // Every getStaticPaths gives all its paths (no Astro pipeline on a hit).
     process.env[IN_WORKERS_ENV] = '0';
-    const env = { ...process.env };
-    this.#workers = Array.from({ length: threads }, (_, i) => {
-      const w = tsWorker('./render-worker.ts', { env }, { packages: 'external' });
+    this.#env = { ...process.env };
+    this.grow(threads);
+  }
+
+  /** Starts `threads` more worker threads, which load the compiled modules (when `warm` was called) and take shares at once. */
+  grow(threads: number): void {
+    for (let n = 0; n < threads; n++) {
+      const i = this.#workers.length;
+      const w = tsWorker('./render-worker.ts', { env: this.#env }, { packages: 'external' });
       this.#results.push([]);
+      this.#sent.push(0);
       w.on('message', (msg: { done?: RenderDone; error?: string }) => {
         this.#sent[i]!--;
         if (msg.error) this.#fail(new Error(msg.error));
@@ -123,14 +139,15 @@ export class PagePool {
       });
       w.on('error', (e) => this.#fail(e));
       w.on('exit', (code) => this.#fail(new Error(`page worker ${i + 1} exited with code ${code}`)));
-      return w;
-    });
-    this.#sent = this.#workers.map(() => 0);
-    this.#results.push([]); // the build's thread's shares, last
+      this.#workers.push(w);
+      if (this.#warm) w.postMessage({ warm: this.#warm });
+      this.#fill(i);
+    }
   }
 
   /** The worker threads load the compiled modules ahead of their first share (before the views they read are written). */
   warm(job: WarmJob): void {
+    this.#warm = job;
     for (const w of this.#workers) w.postMessage({ warm: job });
   }
 
@@ -145,17 +162,31 @@ export class PagePool {
     this.#workers.forEach((_, i) => this.#fill(i));
   }
 
-  /** This thread takes shares until none is left, then waits for the worker threads; the totals by thread (this one first). */
-  async join(): Promise<RenderTotals> {
+  /** The routes without parameters of a cache hit, handed to the first worker thread free (before any share waiting). */
+  statics(job: StaticsJob): void {
+    this.#queue.unshift({ statics: job });
+    this.#workers.forEach((_, i) => this.#fill(i));
+  }
+
+  /**
+   * Waits until every job is rendered; the totals by thread (this one first when it
+   * rendered). `own`: this thread takes shares too until none is left (after a compile,
+   * where it has Astro's modules loaded); otherwise only the worker threads do (a cache hit,
+   * where build-pages.ts starts one more in its place: this thread, which runs the build
+   * through tsx, would load Astro's container through tsx's hooks, ~2 s of CPU, where a
+   * worker thread loads it from its bundle).
+   */
+  async join(own = true): Promise<RenderTotals> {
     // From now on this thread reads the reports at once: a share held ahead would only
-    // keep the last shares from it, so that the threads would not end together.
+    // keep the last shares from the thread that asks next, so that the threads would not end together.
     this.#ahead = 0;
-    const { renderShare } = await import('./render-share.ts');
-    const own = this.#results.at(-1)!;
-    for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) own.push(await renderShare(job));
-    while (this.#sent.some((n) => n > 0) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
+    if (own) {
+      const { renderShare, renderStaticsShare } = await import('./render-share.ts');
+      for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) this.#own.push(await ('statics' in job ? renderStaticsShare(job.statics) : renderShare(job)));
+    }
+    while ((this.#queue.length > 0 || this.#sent.some((n) => n > 0)) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
     if (this.#error) throw this.#error;
-    return totals([own, ...this.#results.slice(0, -1)].map(sum));
+    return totals([...(own ? [this.#own] : []), ...this.#results].map(sum));
   }
 
   async stop(): Promise<void> {

@@ -238,6 +238,28 @@ export async function makeRecipe(serverDir: string, outDir: string, workerRoutes
 }
 
 
+/** The routes without parameters of a cache hit, for a page worker thread to render ({@link renderStaticsShare}). */
+export interface StaticsJob {
+  serverDir: string;
+  recipe: PagesRecipe;
+  outDir: string;
+}
+
+/** {@link renderStatics} as a page worker thread's share: the pages, their bytes and the thread's CPU. */
+export async function renderStaticsShare(job: StaticsJob): Promise<RenderDone> {
+  const cpu0 = threadCpu();
+  const { pages, bytes } = await renderStatics(job.serverDir, job.recipe, job.outDir);
+  return { pages, bytes, ...cpuSince(cpu0) };
+}
+
+/** The calling thread's CPU seconds (user + system, and system) since `cpu0`; null off Linux. */
+function cpuSince(cpu0: { user: number; sys: number } | null): { cpu: number | null; sys: number | null } {
+  const cpu1 = threadCpu();
+  if (cpu0 === null || cpu1 === null) return { cpu: null, sys: null };
+  const sys = cpu1.sys - cpu0.sys;
+  return { cpu: cpu1.user - cpu0.user + sys, sys };
+}
+
 /** Renders every route without parameters of `recipe` into `outDir` (a cache hit: Astro did not run). */
 export async function renderStatics(serverDir: string, recipe: PagesRecipe, outDir: string): Promise<{ pages: number; bytes: number }> {
   await useManifest(serverDir, recipe.manifest);
@@ -406,8 +428,5 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
       heap.page();
     }
   }
-  const cpu1 = threadCpu();
-  if (cpu0 === null || cpu1 === null) return { pages, bytes, cpu: null, sys: null };
-  const sys = cpu1.sys - cpu0.sys;
-  return { pages, bytes, cpu: cpu1.user - cpu0.user + sys, sys };
+  return { pages, bytes, ...cpuSince(cpu0) };
 }

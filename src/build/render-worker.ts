@@ -1,12 +1,13 @@
 // A page worker thread (PagePool in render-pages.ts): renders each share of the pages handed to it
-// as a message, one after the other, and reports each; a `{ warm }` message (sent before the
-// first share, not answered) loads the compiled modules ahead.
+// as a message (or, `{ statics }`, the routes without parameters of a cache hit), one after the
+// other, and reports each; a `{ warm }` message (sent before the first share, not answered)
+// loads the compiled modules ahead.
 import { parentPort } from 'node:worker_threads';
-import { renderShare, warmUp } from './render-share.ts';
-import type { RenderJob, WarmJob } from './render-share.ts';
+import { renderShare, renderStaticsShare, warmUp } from './render-share.ts';
+import type { RenderJob, StaticsJob, WarmJob } from './render-share.ts';
 
-const render = (job: RenderJob) =>
-  renderShare(job).then(
+const render = (job: RenderJob | { statics: StaticsJob }) =>
+  ('statics' in job ? renderStaticsShare(job.statics) : renderShare(job)).then(
     (done) => parentPort!.postMessage({ done }),
     (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
@@ -15,6 +16,6 @@ const render = (job: RenderJob) =>
 // (PagePool), which waits here. A failed warm-up is not reported: the first share loads
 // the same modules and reports the error.
 let chain: Promise<unknown> = Promise.resolve();
-parentPort!.on('message', (msg: RenderJob | { warm: WarmJob }) => {
+parentPort!.on('message', (msg: RenderJob | { statics: StaticsJob } | { warm: WarmJob }) => {
   chain = chain.then(() => ('warm' in msg ? warmUp(msg.warm).catch(() => {}) : render(msg)));
 });
