@@ -45,13 +45,14 @@ const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes
  */
 export type Packages = 'bundle' | 'external';
 
-/** Each module's bundle (or null: none), looked up once a process. */
+/** Each module's bundle (or null: none) made each way, looked up once a process. */
 const known = new Map<string, string | null>();
 
 /** The bundle of the TypeScript module at `path` (absolute), made if needed; null when there is none. */
 export function workerBundle(path: string, packages: Packages = 'bundle'): string | null {
-  let bundle = known.get(path);
-  if (bundle === undefined) known.set(path, (bundle = bundleOf(path, DIR, packages)));
+  const key = `${packages}:${path}`;
+  let bundle = known.get(key);
+  if (bundle === undefined) known.set(key, (bundle = bundleOf(path, DIR, packages)));
   return bundle;
 }
 
