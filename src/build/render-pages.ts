@@ -13,10 +13,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { defaultWorkers, tsWorker } from './worker-pool.ts';
-import type { RenderDone, RenderJob, StaticsJob, WarmJob } from './render-share.ts';
-
-/** What a page worker thread is handed: a share of the routes with parameters, or the routes without. */
-type PageJob = RenderJob | { statics: StaticsJob };
+import type { PageJob, RenderDone, RenderJob, StaticsJob, WarmJob } from './render-share.ts';
 
 /** The routes the workers render, as Astro names their source files. Each calls `astroRenders` in its getStaticPaths. */
 export const WORKER_ROUTES = ['src/pages/company/[slug].astro', 'src/pages/leaderboards/[country]/[industry].astro'];
@@ -181,8 +178,8 @@ export class PagePool {
     // keep the last shares from the thread that asks next, so that the threads would not end together.
     this.#ahead = 0;
     if (own) {
-      const { renderShare, renderStaticsShare } = await import('./render-share.ts');
-      for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) this.#own.push(await ('statics' in job ? renderStaticsShare(job.statics) : renderShare(job)));
+      const { renderPageJob } = await import('./render-share.ts');
+      for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) this.#own.push(await renderPageJob(job));
     }
     while ((this.#queue.length > 0 || this.#sent.some((n) => n > 0)) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
     if (this.#error) throw this.#error;

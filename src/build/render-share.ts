@@ -245,8 +245,16 @@ export interface StaticsJob {
   outDir: string;
 }
 
+/** What a rendering thread is handed: a share of the routes with parameters, or (`statics`) the routes without. */
+export type PageJob = RenderJob | { statics: StaticsJob };
+
+/** Renders a {@link PageJob}: {@link renderShare} or {@link renderStaticsShare}. */
+export function renderPageJob(job: PageJob): Promise<RenderDone> {
+  return 'statics' in job ? renderStaticsShare(job.statics) : renderShare(job);
+}
+
 /** {@link renderStatics} as a page worker thread's share: the pages, their bytes and the thread's CPU. */
-export async function renderStaticsShare(job: StaticsJob): Promise<RenderDone> {
+async function renderStaticsShare(job: StaticsJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
   const { pages, bytes } = await renderStatics(job.serverDir, job.recipe, job.outDir);
   return { pages, bytes, ...cpuSince(cpu0) };

@@ -3,11 +3,11 @@
 // other, and reports each; a `{ warm }` message (sent before the first share, not answered)
 // loads the compiled modules ahead.
 import { parentPort } from 'node:worker_threads';
-import { renderShare, renderStaticsShare, warmUp } from './render-share.ts';
-import type { RenderJob, StaticsJob, WarmJob } from './render-share.ts';
+import { renderPageJob, warmUp } from './render-share.ts';
+import type { PageJob, WarmJob } from './render-share.ts';
 
-const render = (job: RenderJob | { statics: StaticsJob }) =>
-  ('statics' in job ? renderStaticsShare(job.statics) : renderShare(job)).then(
+const render = (job: PageJob) =>
+  renderPageJob(job).then(
     (done) => parentPort!.postMessage({ done }),
     (e: unknown) => parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
@@ -16,6 +16,6 @@ const render = (job: RenderJob | { statics: StaticsJob }) =>
 // (PagePool), which waits here. A failed warm-up is not reported: the first share loads
 // the same modules and reports the error.
 let chain: Promise<unknown> = Promise.resolve();
-parentPort!.on('message', (msg: RenderJob | { statics: StaticsJob } | { warm: WarmJob }) => {
+parentPort!.on('message', (msg: PageJob | { warm: WarmJob }) => {
   chain = chain.then(() => ('warm' in msg ? warmUp(msg.warm).catch(() => {}) : render(msg)));
 });
