@@ -335,6 +335,7 @@ try {
     rows: number;
     gzBytes: number;
     csvBytes: number;
+    aggregateBytes: number;
     aggregateJsonBytes: number;
     stages: { name: string; seconds: number; cpuSeconds: number }[];
     heapHeldBytes?: number;
@@ -464,13 +465,13 @@ try {
     '',
     `DuckDB's same aggregation (\`bench/lib/duckdb-aggregate.ts\`, ${duckAgg.files} files, ${2 * workers} at a time so that its memory stays bounded): country/industry spellings resolved through the registry's codes, names, aliases and slugs; empty fields, dates and unknown values counted; every answer's rows checked to agree; per (month, industry, country) the distinct (scored model, theme) pairs and scored answers; per (month, industry, country, folded company name) the distinct answers naming it; research-model counts; latest dates. Its row counts match the build's (${fmt(duckAgg.scoredRows as number)} scored, ${fmt(duckAgg.researchRows as number)} research, ${fmt(duckAgg.contexts as number)} contexts). Time by step: ${Object.entries(duckAgg.timings).map(([k, v]) => `${k} ${secs(v)}`).join(', ')}.`,
     '',
-    `Where one month's ingest time goes (\`bench/lib/ingest-profile.ts\`: ${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(prof.rows)} rows, ${fmt(prof.gzBytes / 2 ** 20, 1)} MiB gzip, ${fmt(prof.csvBytes / 2 ** 20, 1)} MiB CSV; one thread, in-process; each stage includes the ones before it):`,
+    `Where one month's ingest time goes (\`bench/lib/ingest-profile.ts\`: ${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(prof.rows)} rows, ${fmt(prof.gzBytes / 2 ** 20, 1)} MiB gzip, ${fmt(prof.csvBytes / 2 ** 20, 1)} MiB CSV; one thread, in-process; each of the first four stages includes the ones before it):`,
     '',
     '| stage | wall | CPU (user + system) | rows/s (wall) |',
     '|---|---|---|---|',
     ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${secs(s.cpuSeconds)} | ${fmt(prof.rows / s.seconds)} |`),
     '',
-    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's aggregate is ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB of JSON.`,
+    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/build/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
     '',
     '| target | measured | met |',
     '|---|---|---|',

@@ -103,7 +103,7 @@ describe('build output', () => {
     const first = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
     expect(first.code, first.stderr).toBe(0);
     const entries = readdirSync(cache);
-    const parsed = entries.find((n) => /^2026-02-[0-9a-f]{32}\.json$/.test(n))!;
+    const parsed = entries.find((n) => /^2026-02-[0-9a-f]{32}\.bin$/.test(n))!;
     const scored = entries.find((n) => n.startsWith('scored-2026-02-'))!;
     const views = entries.find((n) => n.startsWith('month-views-2026-02-'))!;
     expect([parsed, scored, views].every(Boolean), entries.join(' ')).toBe(true);

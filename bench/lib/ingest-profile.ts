@@ -8,8 +8,9 @@
  * 32 KiB pieces as src/build/read-csv.ts feeds it -> + readCsv (trimming, line counting, header
  * mapping) -> + MonthAccumulator (validation and
  * aggregation) = parseMonthFile. The accumulator is also timed alone over records already
- * in memory, and the heap held at the end of a month's fold (heapHeldBytes, with --expose-gc); then the cache entry (JSON.stringify, written by the parser worker itself
- * since the workers store their months) and the structured clone a worker hand-off would
+ * in memory, and the heap held at the end of a month's fold (heapHeldBytes, with --expose-gc); then the cache entry (packAggregate and its
+ * SHA-256, written by the parser worker itself since the workers store their months; read back
+ * by unpackAggregate; the same as JSON, as it was, for comparison) and the structured clone a worker hand-off would
  * cost (the build no longer makes it when it has a cache); and csv-parse, the parser
  * before PapaParse, for comparison. Each stage is run EVI_PROFILE_REPS times (default 2),
  * best time kept, with its CPU time (user + system, this process: on a shared machine the
@@ -17,11 +18,13 @@
  * counts) beside the wall time. EVI_PROFILE_CSV_PARSE=0 skips the csv-parse stage.
  * Prints one JSON object on stdout.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
+import { packAggregate, unpackAggregate } from '../../src/build/aggregate-file.ts';
 import { parseMonthFile } from '../../src/build/parse-month.ts';
 import { gunzippedSize, parseText, readCsv } from '../../src/build/read-csv.ts';
 import { MonthAccumulator, type Lookups, type MonthAggregate } from '../../src/core/aggregate.ts';
@@ -103,7 +106,19 @@ const agg = await stage('MonthAccumulator alone (records in memory)', () => {
   return acc.finish();
 });
 records.length = 0;
-const json = await stage('JSON.stringify(aggregate) (cache entry, in the worker)', () => JSON.stringify(agg));
+const digest = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const packed = await stage('packAggregate + SHA-256 (the cache entry, as the parser worker writes it)', () => {
+  const bytes = packAggregate(agg);
+  digest(bytes);
+  return bytes;
+});
+await stage('unpackAggregate (the cache entry read back for scoring)', () => unpackAggregate(packed).contexts.length);
+const json = await stage('for comparison: JSON.stringify + UTF-8 + SHA-256 (the entry as JSON, before)', () => {
+  const bytes = Buffer.from(JSON.stringify(agg), 'utf8');
+  digest(bytes);
+  return bytes;
+});
+await stage('for comparison: JSON.parse (the JSON entry read back, before)', () => (JSON.parse(json.toString('utf8')) as MonthAggregate).contexts.length);
 await stage('structuredClone(aggregate) (a hand-off without a cache)', () => structuredClone(agg as MonthAggregate).contexts.length);
 // The parser before PapaParse, for comparison (skipped if csv-parse is no longer installed).
 if (process.env.EVI_PROFILE_CSV_PARSE !== '0') {
@@ -120,4 +135,4 @@ if (process.env.EVI_PROFILE_CSV_PARSE !== '0') {
     // not installed
   }
 }
-console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateJsonBytes: json.length, heapHeldBytes, contexts: agg.contexts.length, stages }));
+console.log(JSON.stringify({ file, rows, gzBytes: gz.length, csvBytes, aggregateBytes: packed.length, aggregateJsonBytes: json.length, heapHeldBytes, contexts: agg.contexts.length, stages }));

@@ -31,8 +31,8 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
  * measured, joined to its header and written asynchronously (encoded again, and written
  * in 512 KiB pieces, a round trip each; BENCHMARKS.md, "Build: ingest, fourth round").
  */
-export async function writeCacheEntry(path: string, key: string, content: string, info?: Header['info']): Promise<void> {
-  const body = Buffer.from(content, 'utf8');
+export async function writeCacheEntry(path: string, key: string, content: string | Uint8Array, info?: Header['info']): Promise<void> {
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const header: Header = { magic: MAGIC, key, sha256: sha256(body), bytes: body.length, ...(info ? { info } : {}) };
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
@@ -84,8 +84,8 @@ export async function peekCacheEntry(path: string, key: string, warn: Warn): Pro
   }
 }
 
-/** The entry's content when present and intact; `null` otherwise (absent, or reported and deleted). */
-export async function readCacheEntry(path: string, key: string, warn: Warn): Promise<string | null> {
+/** The entry's content (bytes) when present and intact; `null` otherwise (absent, or reported and deleted). */
+async function readCacheBytes(path: string, key: string, warn: Warn): Promise<Buffer | null> {
   let data: Buffer;
   try {
     data = await readFile(path);
@@ -101,19 +101,26 @@ export async function readCacheEntry(path: string, key: string, warn: Warn): Pro
   const content = data.subarray(nl + 1);
   if (content.length !== header.bytes) return discard(path, `is ${content.length} bytes long instead of ${header.bytes} (truncated?)`, warn);
   if (sha256(content) !== header.sha256) return discard(path, 'does not match its digest (edited or damaged)', warn);
-  return content.toString('utf8');
+  return content;
 }
 
-/** `readCacheEntry` + JSON.parse, a parse failure counting as damage. */
-export async function readCacheJson<T>(path: string, key: string, warn: Warn): Promise<T | null> {
-  const text = await readCacheEntry(path, key, warn);
-  if (text === null) return null;
+/**
+ * The entry's content decoded by `decode` when present, intact and decodable; `null`
+ * otherwise (absent, or reported and deleted: a decoding error counts as damage, `what`
+ * says how, for example "is not valid JSON").
+ */
+export async function readCacheWith<T>(path: string, key: string, warn: Warn, decode: (content: Buffer) => T, what: string): Promise<T | null> {
+  const content = await readCacheBytes(path, key, warn);
+  if (content === null) return null;
   try {
-    return JSON.parse(text) as T;
+    return decode(content);
   } catch {
-    return discard(path, 'is not valid JSON', warn);
+    return discard(path, what, warn);
   }
 }
+
+/** The entry's content as JSON, a parse failure counting as damage. */
+export const readCacheJson = <T>(path: string, key: string, warn: Warn): Promise<T | null> => readCacheWith(path, key, warn, (content) => JSON.parse(content.toString('utf8')) as T, 'is not valid JSON');
 
 /**
  * A cache entry that is a folder of files (the past months' views, each month's

@@ -7,7 +7,7 @@
  *
  * | entry | made from |
  * |---|---|
- * | parsed month `YYYY-MM-<key>.json` | the month file's bytes, the country and industry lookups |
+ * | parsed month `YYYY-MM-<key>.bin` (aggregate-file.ts) | the month file's bytes, the country and industry lookups |
  * | scored month `scored-YYYY-MM-<key>.json` | the parsed month's key, the registry |
  * | a month's leaderboards and CSV `boards-YYYY-MM-<key>/` | that month's and the previous month's names and keys, the registry |
  * | past month's views `month-views-YYYY-MM-<key>/` | every month up to it, the registry, the site origin, the shard count |
@@ -22,7 +22,7 @@ import type { Lookups } from '../core/aggregate.ts';
 import type { Registry } from '../core/registry.ts';
 
 /** Bump when the aggregate format or the parsing rules change. */
-const PARSED_VERSION = 'evi-month-1';
+const PARSED_VERSION = 'evi-month-2';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-2';
 /** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
@@ -46,11 +46,11 @@ export const lookupsHash = (lookups: Lookups): string => sha256(PARSED_VERSION, 
 /** A parsed month: its key is also the month's content key, which keys what derives from it. */
 export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: string, file: Uint8Array): CacheEntryRef {
   const key = sha256(lookupsKey, file);
-  return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.json`), key };
+  return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.bin`), key };
 }
 
 /** Whether a cache folder's file `name` is a parsed month's entry ({@link parsedMonthEntry}) for `month`, made from any lookups and content. */
-export const isParsedMonthEntry = (name: string, month: string): boolean => name.length === month.length + 38 && name.startsWith(`${month}-`) && /^[0-9a-f]{32}\.json$/.test(name.slice(month.length + 1));
+export const isParsedMonthEntry = (name: string, month: string): boolean => name.length === month.length + 37 && name.startsWith(`${month}-`) && /^[0-9a-f]{32}\.bin$/.test(name.slice(month.length + 1));
 
 /** A build's registry is read once and never changed: the scoring and the month files share its hash (~0.1 s at reference scale). */
 const registryHashes = new WeakMap<Registry, string>();

@@ -9,7 +9,8 @@ import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildLookups, buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
-import { peekCacheEntry, readCacheJson } from './cache-file.ts';
+import { unpackAggregate } from './aggregate-file.ts';
+import { peekCacheEntry, readCacheWith } from './cache-file.ts';
 import { lookupsHash, parsedMonthEntry, type CacheEntryRef } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
@@ -309,7 +310,7 @@ export type AggregateSource = { aggregate: MonthAggregate } | { entry: { path: s
 export async function readAggregate(src: AggregateSource, log: (line: string) => void): Promise<MonthAggregate> {
   if ('aggregate' in src) return src.aggregate;
   const f = src.file;
-  const stored = await readCacheJson<MonthAggregate>(src.entry.path, src.entry.key, log);
+  const stored = await readCacheWith(src.entry.path, src.entry.key, log, unpackAggregate, 'is not a parsed month');
   if (stored) return { ...stored, file: f.display };
   // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
   const parsed = await parseMonthFile(f.path, f.display, f.month, src.lookups);

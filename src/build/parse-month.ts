@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { MonthAccumulator, type Lookups, type MonthAggregate } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
+import { packAggregate } from './aggregate-file.ts';
 import { writeCacheEntry } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { readCsv } from './read-csv.ts';
@@ -42,13 +43,13 @@ export interface MonthOutcome extends ParsedMonth {
 /**
  * Parses a month and, when it is valid and `job.store` is set, writes its cache entry
  * from the thread that parsed it: a parser worker hands back only the row count, not
- * the aggregate (no structured clone of ~100,000 arrays, no JSON on the main thread).
+ * the aggregate (no structured clone of ~100,000 arrays, no encoding on the main thread).
  */
 export async function runMonthJob(job: MonthJob): Promise<MonthOutcome> {
   const parsed = await parseMonthFile(job.path, job.display, job.month, job.lookups);
   const agg = parsed.aggregate;
   if (!agg) return { ...parsed, rows: 0, stored: false };
   if (!job.store) return { ...parsed, rows: agg.rows, stored: false };
-  await writeCacheEntry(job.store.path, job.store.key, JSON.stringify(agg), { rows: agg.rows });
+  await writeCacheEntry(job.store.path, job.store.key, packAggregate(agg), { rows: agg.rows });
   return { ...parsed, aggregate: null, rows: agg.rows, stored: true };
 }
