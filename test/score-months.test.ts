@@ -7,6 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readCacheJson, writeCacheEntry } from '../src/build/cache-file.ts';
+import { monthRecord } from '../src/build/ledger.ts';
 import { loadData } from '../src/build/load-data.ts';
 import { scoreMonths } from '../src/build/score-months.ts';
 import { storeMonthResult, universes } from '../src/core/score.ts';
@@ -20,8 +22,11 @@ async function score(cacheDir: string, workers: number) {
   const data = await loadData({ dataDir: join(root, 'data'), cacheDir, root, workers: 1, log: () => {} });
   const out = [];
   // poolMinBytes 0: the pool even for the sample data's small months
-  for await (const s of scoreMonths(data, universes(data.registry), cacheDir, () => {}, workers, 0))
-    out.push({ result: storeMonthResult(s.result), stats: s.stats, cached: s.cached, details: [...s.result.boards.values()].every((b) => b.detail !== undefined) });
+  for await (const s of scoreMonths(data, universes(data.registry), cacheDir, () => {}, workers, 0)) {
+    // The ledger record handed with each month (stored in its entry, or computed) is the one computed from its result.
+    expect(s.record).toEqual(monthRecord(data.registry, s.result));
+    out.push({ result: storeMonthResult(s.result), stats: s.stats, cached: s.cached, details: [...s.result.boards.values()].every((b) => b.detail !== undefined), record: s.record });
+  }
   return out;
 }
 
@@ -50,5 +55,22 @@ describe('scoring the months', () => {
     const first = await score(join(tmp, 'thread'), 1);
     expect(again.map((s) => s.cached)).toEqual(again.map((_, i) => i < again.length - 1));
     expect(again.map(({ result, stats }) => ({ result, stats }))).toEqual(first.map(({ result, stats }) => ({ result, stats })));
+    expect(again.map((s) => s.record)).toEqual(first.map((s) => s.record));
+  });
+
+  it('stores the ledger record of each month with its result, and computes it for an entry written without one', async () => {
+    const dir = join(tmp, 'records');
+    const first = await score(dir, 1);
+    const [name] = scoredEntries(dir)[0]!;
+    const path = join(dir, name!);
+    const key = (JSON.parse(readFileSync(path, 'utf8').split('\n', 1)[0]!) as { key: string }).key;
+    const stored = (await readCacheJson<{ record?: unknown }>(path, key, () => {}))!;
+    expect(stored.record).toEqual(first[0]!.record);
+    // As the entries were before the record was stored with them.
+    delete stored.record;
+    await writeCacheEntry(path, key, JSON.stringify(stored));
+    const again = await score(dir, 1);
+    expect(again[0]!.cached).toBe(true);
+    expect(again.map((s) => s.record)).toEqual(first.map((s) => s.record));
   });
 });

@@ -18,7 +18,7 @@ import { loadData } from './load-data.ts';
 import { closeEarlyWorkers, type EarlyWorkers } from './early-workers.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
-import { checkLedger, monthRecord } from './ledger.ts';
+import { checkLedger } from './ledger.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
@@ -115,11 +115,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
-    for await (const { result, stats, cached } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
+    for await (const { result, stats, cached, record } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
       results.push(result);
       if (cached) scoredFromCache++;
       builder.add(result, stats);
-      records.push(monthRecord(reg, result));
+      records.push(record);
       ranked.set(result.month, rankedSlugs(reg, result));
       if (results.length === data.months.length - 1) prepareEarly();
     }
