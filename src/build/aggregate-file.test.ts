@@ -57,7 +57,7 @@ describe('a parsed month as bytes', () => {
       fc.property(aggregate, fc.nat({ max: 7 }), (agg, offset) => {
         const bytes = packAggregate(agg);
         const inside = Buffer.alloc(bytes.length + offset + 3);
-        bytes.copy(inside, offset);
+        inside.set(bytes, offset);
         same(unpackAggregate(inside.subarray(offset, offset + bytes.length)), agg);
       }),
     );
@@ -75,30 +75,33 @@ describe('a parsed month as bytes', () => {
       latestDate: '2026-04-02',
       contexts: [{ industry: 'Aerospace', country: 'us', combos: [['ChatGPT', 'Culture']], answers: [0, 0], names: [['acme', 'Acme', [0, 1]]] }],
     };
-    const bytes = packAggregate(agg);
-    expect(() => unpackAggregate(bytes.subarray(0, 2))).toThrow('too short');
-    expect(() => unpackAggregate(bytes.subarray(0, bytes.length - 4))).toThrow('runs past the end');
-    expect(() => unpackAggregate(Buffer.concat([bytes, Buffer.alloc(4)]))).toThrow('1 integers left over');
-    expect(() => unpackAggregate(Buffer.concat([bytes, Buffer.alloc(2)]))).toThrow('lengths do not add up');
+    const bytes = Buffer.from(packAggregate(agg));
+    expect(() => unpackAggregate(bytes.subarray(0, 2))).toThrow('parsed month: not a EVIM file');
+    expect(() => unpackAggregate(Buffer.concat([Buffer.from('EVIS'), bytes.subarray(4)]))).toThrow('not a EVIM file');
+    const later = Buffer.from(bytes);
+    later.writeUInt32LE(2, 4);
+    expect(() => unpackAggregate(later)).toThrow('format version 2, expected 1');
+    expect(() => unpackAggregate(bytes.subarray(0, bytes.length - 4))).toThrow('section 1 out of bounds');
+    expect(() => unpackAggregate(Buffer.concat([bytes, Buffer.alloc(4)]))).toThrow(`${bytes.length + 4} bytes, its sections make ${bytes.length}`);
+    expect(() => unpackAggregate(Buffer.concat([bytes, Buffer.alloc(2)]))).toThrow(`${bytes.length + 2} bytes, its sections make ${bytes.length}`);
+    // The integers section one integer longer than its lists (the file's last four bytes).
+    const longer = Buffer.concat([bytes, Buffer.alloc(4)]);
+    longer.writeUInt32LE(longer.readUInt32LE(24) + 4, 24);
+    expect(() => unpackAggregate(longer)).toThrow('1 integers left over');
+    // One integer shorter: the last list runs past the end.
+    const shorter = Buffer.from(bytes.subarray(0, bytes.length - 4));
+    shorter.writeUInt32LE(shorter.readUInt32LE(24) - 4, 24);
+    expect(() => unpackAggregate(shorter)).toThrow('a list runs past the end');
     // The folded name's index pointed past the strings.
     const bad = Buffer.from(bytes);
     bad.writeInt32LE(7, bad.length - 5 * 4);
     expect(() => unpackAggregate(bad)).toThrow('no string 7');
-    // A head saying the other byte order (this machine's is little-endian).
-    const headBytes = bytes.readUInt32LE(0);
-    const head = JSON.parse(bytes.toString('utf8', 4, 4 + headBytes));
-    expect(head.littleEndian).toBe(true);
-    const other = Buffer.from(JSON.stringify({ ...head, littleEndian: false }));
-    const flipped = Buffer.alloc(4 + ((other.length + 3) & ~3));
-    flipped.writeUInt32LE(other.length, 0);
-    other.copy(flipped, 4);
-    const ints = bytes.subarray(4 + ((headBytes + 3) & ~3));
-    expect(() => unpackAggregate(Buffer.concat([flipped, ints]))).toThrow('other byte order');
-    head.littleEndian = true;
-    const again = Buffer.from(JSON.stringify(head));
-    const control = Buffer.alloc(4 + ((again.length + 3) & ~3));
-    control.writeUInt32LE(again.length, 0);
-    again.copy(control, 4);
-    same(unpackAggregate(Buffer.concat([control, ints])), agg);
+    // A head that is not JSON.
+    const garbled = Buffer.from(bytes);
+    garbled[garbled.readUInt32LE(12)] = 0x7b + 1;
+    expect(() => unpackAggregate(garbled)).toThrow(SyntaxError);
+    // The file is the container of the binary views, its sections where its table says.
+    expect(bytes.readUInt32LE(8)).toBe(2);
+    same(unpackAggregate(bytes), agg);
   });
 });

@@ -22,7 +22,7 @@ import type { Lookups } from '../core/aggregate.ts';
 import type { Registry } from '../core/registry.ts';
 
 /** Bump when the aggregate format or the parsing rules change. */
-const PARSED_VERSION = 'evi-month-2';
+const PARSED_VERSION = 'evi-month-3';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-2';
 /** Bump whenever a past month's views change (their shape, a summary sentence, a field). */

@@ -57,12 +57,25 @@ export class Sections {
     if (!LITTLE_ENDIAN) throw new Error(`${name}: big-endian platforms are not supported`);
     if (!hasMagic(input, magic) || input.byteLength < 12 + 8 * count) throw new Error(`${name}: not a ${magic} file`);
     // typed-array views need aligned offsets: a buffer shared with other data may not be
-    this.#bytes = input.byteOffset % 4 === 0 ? input : input.slice();
+    // (copied with the Uint8Array constructor: a Node Buffer's slice() is a view, not a copy)
+    this.#bytes = input.byteOffset % 4 === 0 ? input : new Uint8Array(input);
     this.#view = new DataView(this.#bytes.buffer, this.#bytes.byteOffset, this.#bytes.byteLength);
     this.#name = name;
     const found = this.#view.getUint32(4, true);
     if (found !== version) throw new Error(`${name}: format version ${found}, expected ${version}`);
     if (this.#view.getUint32(8, true) !== count) throw new Error(`${name}: bad section table`);
+  }
+
+  /**
+   * The file's length as {@link writeSections} makes it from this section table: past the
+   * end of the furthest section, rounded up to 4 (a reader that wants no trailing bytes
+   * compares it with its input's length).
+   */
+  get size(): number {
+    const count = this.#view.getUint32(8, true);
+    let end = 12 + 8 * count;
+    for (let i = 0; i < count; i++) end = Math.max(end, this.#view.getUint32(12 + 8 * i, true) + this.#view.getUint32(16 + 8 * i, true));
+    return align4(end);
   }
 
   /** Section `i` as a typed array viewing the file's bytes. */
