@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { MonthAccumulator, type Lookups, type MonthAggregate } from '../core/aggregate.ts';
+import { isMainThread } from 'node:worker_threads';
+import { MonthAccumulator, type AccumulatorArrays, type Lookups, type MonthAggregate } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
 import { packAggregate } from './aggregate-file.ts';
@@ -15,14 +16,24 @@ export interface ParsedMonth {
   truncated: boolean;
 }
 
+/**
+ * The last month's accumulator arrays in a parser worker, for its next month (a worker
+ * parses one month at a time; one taken here is not shared). Not kept on the main thread,
+ * which would hold them (~50-100 MB) through the rest of the build.
+ */
+let spare: AccumulatorArrays | undefined;
+
 /** Reads and folds one month file; `display` is the path shown in messages. */
 export async function parseMonthFile(path: string, display: string, month: string, lookups: Lookups, data?: Buffer): Promise<ParsedMonth> {
   const t0 = performance.now();
   const issues = new IssueList();
-  const acc = new MonthAccumulator(display, month, lookups, issues);
+  const acc = new MonthAccumulator(display, month, lookups, issues, spare);
+  spare = undefined;
   await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
-  return issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
+  const parsed: ParsedMonth = issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
+  if (!isMainThread) spare = acc.arrays();
+  return parsed;
 }
 
 /** One month to parse: where it is, how it is shown, and the cache entry to store it as (null: no cache). */

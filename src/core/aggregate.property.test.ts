@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MonthAccumulator, SCORED_MODELS, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
+import { MonthAccumulator, SCORED_MODELS, type AccumulatorArrays, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
 import { didYouMean, IssueList, type DataIssue } from './data-error.ts';
 import { CONTROL_RE, MENTION_COLUMNS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
@@ -117,12 +117,18 @@ function model(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[] } {
  * `plain`: each row is handed over as the reader hands it over when it has checked the text for
  * control characters: plain when none of its fields holds one (else as not known).
  */
-function accumulate(rows: string[][], plain = false): { agg: MonthAggregate; issues: DataIssue[] } {
+/** The arrays of the month accumulated last with `handOn` (in any test), as a parser worker hands them to its next month. */
+let handed: AccumulatorArrays | undefined;
+
+/** `handOn`: start from the arrays the month before left (their contents stale), and leave this month's for the next. */
+function accumulate(rows: string[][], plain = false, handOn = false): { agg: MonthAggregate; issues: DataIssue[] } {
   const list = new IssueList();
-  const acc = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list);
+  const acc = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list, handOn ? handed : undefined);
   // A copy of each row: the accumulator must not rely on seeing the very same array again.
   rows.forEach((f, r) => acc.add([...f], r + 2, plain && !f.some((v) => CONTROL_RE.test(v))));
-  return { agg: acc.finish(), issues: list.items };
+  const agg = acc.finish();
+  if (handOn) handed = acc.arrays();
+  return { agg, issues: list.items };
 }
 
 // Small pools, so that answers repeat, spellings collide and every rule is reached; bad values
@@ -167,6 +173,7 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
         const expected = model(rows);
         expect(accumulate(rows)).toEqual(expected);
         expect(accumulate(rows, true)).toEqual(expected);
+        expect(accumulate(rows, false, true)).toEqual(expected);
       }),
       { numRuns: 400, seed: 20261124 },
     );
@@ -180,7 +187,9 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
     fc.assert(
       fc.property(bigArb, (picks) => {
         const rows = picks.map(([n, company, odd]) => [`id-${n}`, '2026-04-01', models[(n + (odd === 0 ? 1 : 0)) % 4]!, n % 2 ? 'us' : 'uk', 'Aerospace', `theme ${n % 7}`, `q${n % 5}`, company]);
-        expect(accumulate(rows)).toEqual(model(rows));
+        const expected = model(rows);
+        expect(accumulate(rows)).toEqual(expected);
+        expect(accumulate(rows, false, true)).toEqual(expected);
       }),
       { numRuns: 12, seed: 20261124, endOnFailure: true },
     );
@@ -211,11 +220,30 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
           if (m > 0) seq.splice(i + 1, 0, m - 1), switched++;
         }
         const rows = seq.map((m, i) => row(m, i));
-        expect(accumulate(rows)).toEqual(model(rows));
+        const expected = model(rows);
+        expect(accumulate(rows)).toEqual(expected);
+        expect(accumulate(rows, false, true)).toEqual(expected);
       }),
       { numRuns: 40, seed: 20261124, endOnFailure: true },
     );
     expect(switched).toBeGreaterThan(10);
+  });
+
+  it('a month started on the arrays a larger month left gives the same aggregate, on those very arrays', () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => [`b-${String((i * 7919) % 20_000).padStart(6, '0')}`, '2026-04-02', 'Claude', 'uk', 'Aerospace', 'Leadership', 'q2', `Umbra ${i % 500}`]);
+    const small = Array.from({ length: 300 }, (_, i) => [`a-${String(i >> 1).padStart(6, '0')}`, '2026-04-01', 'ChatGPT', 'us', 'Oil & Gas', 'Culture', 'q1', `Kestrel ${i % 3}`]);
+    const first = new MonthAccumulator(FILE, '2026-04', LOOKUPS, new IssueList());
+    big.forEach((f, r) => first.add(f, r + 2));
+    first.finish();
+    const arrays = first.arrays();
+    expect(arrays.sigs.length).toBeGreaterThan(8 * 10_000);
+    const list = new IssueList();
+    const next = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list, arrays);
+    small.forEach((f, r) => next.add(f, r + 2));
+    expect({ agg: next.finish(), issues: list.items }).toEqual(model(small));
+    // Large enough already: none of them was allocated again.
+    const after = next.arrays();
+    for (const k of Object.keys(arrays) as (keyof AccumulatorArrays)[]) expect(after[k]).toBe(arrays[k]);
   });
 
   it('the generator reaches the shortcut, the full path and the errors', () => {

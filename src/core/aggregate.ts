@@ -38,6 +38,22 @@ export interface MonthAggregate {
   contexts: ContextAggregate[];
 }
 
+/**
+ * The accumulator's large typed arrays (answers' signatures, the (list, answer) pairs, the
+ * answer ids' characters), handed from one month's accumulator to the next one's in a
+ * thread. Grown to a month's size (~50 MB at the reference scale) and then dropped, they
+ * were fresh memory every month, each page faulted in again by the kernel: in-process over
+ * a reference month, handing them on took 2-5% off the read-and-fold's CPU (BENCHMARKS.md,
+ * "Build: the accumulator's arrays reused").
+ */
+export interface AccumulatorArrays {
+  sigs: Int32Array;
+  pairs: Int32Array;
+  lastListed: Int32Array;
+  idChars: Uint16Array;
+  idStarts: Int32Array;
+}
+
 export interface Lookups {
   countries: { code: string; name: string; aliases: string[] }[];
   industries: { name: string; slug: string }[];
@@ -151,10 +167,15 @@ class Ids {
  * scale, copied by the young generation's collector and promoted).
  */
 class CharList {
-  private chars = new Uint16Array(1 << 16);
-  /** string n's characters are chars[starts[n] .. starts[n + 1]) */
-  private starts = new Int32Array(1 << 12);
   length = 0;
+
+  constructor(
+    public chars: Uint16Array = new Uint16Array(1 << 16),
+    /** string n's characters are chars[starts[n] .. starts[n + 1]) */
+    public starts: Int32Array = new Int32Array(1 << 12),
+  ) {
+    starts[0] = 0;
+  }
 
   /** String number `k` against `s` in UTF-16 code unit order (as `<` on strings): negative, 0 or positive. */
   compare(k: number, s: string): number {
@@ -205,7 +226,8 @@ class CharList {
  * table, cost ~0.35 s.
  */
 class AnswerIds {
-  private readonly ids = new CharList();
+  constructor(readonly ids = new CharList()) {}
+
   /** null while the ids are ascending */
   private slots: Int32Array | null = null;
   /** The hash and the free slot the last missed `find` stopped at: where `add` puts it. */
@@ -349,12 +371,12 @@ export class MonthAccumulator {
    * work for it (BENCHMARKS.md, "Build: ingest, third round", "Fourth step").
    */
   private readonly listed: number[][] = [];
-  private lastListed = new Int32Array(1024);
-  private pairs = new Int32Array(1 << 16);
+  private lastListed: Int32Array;
+  private pairs: Int32Array;
   private nPairs = 0;
   private readonly ctxs: Ctx[] = [];
-  private readonly answers = new AnswerIds();
-  private sigs = new Int32Array(SIG * 1024);
+  private readonly answers: AnswerIds;
+  private sigs: Int32Array;
   private nAnswers = 0;
   private rows = 0;
   private scoredRows = 0;
@@ -383,7 +405,12 @@ export class MonthAccumulator {
     private readonly month: string,
     lookups: Lookups,
     private readonly issues: IssueList,
+    arrays?: AccumulatorArrays,
   ) {
+    this.sigs = arrays?.sigs ?? new Int32Array(SIG * 1024);
+    this.pairs = arrays?.pairs ?? new Int32Array(1 << 16);
+    this.lastListed = arrays?.lastListed ?? new Int32Array(1024);
+    this.answers = new AnswerIds(arrays && new CharList(arrays.idChars, arrays.idStarts));
     for (const c of lookups.countries) for (const k of [c.code, c.name, ...c.aliases]) this.countryBy.set(foldKey(k), c.code);
     for (const i of lookups.industries) for (const k of [i.name, i.slug]) this.industryBy.set(foldKey(k), i.name);
     this.countryValues = lookups.countries.flatMap((c) => [c.code, c.name]);
@@ -642,6 +669,15 @@ export class MonthAccumulator {
       this.days.set(day, exists);
     }
     return exists ? day : -1;
+  }
+
+  /**
+   * This accumulator's typed arrays, for the next month's accumulator in the same thread
+   * (this one is not used again). Their contents are never read before they are written.
+   */
+  arrays(): AccumulatorArrays {
+    const ids = this.answers.ids;
+    return { sigs: this.sigs, pairs: this.pairs, lastListed: this.lastListed, idChars: ids.chars, idStarts: ids.starts };
   }
 
   finish(): MonthAggregate {
