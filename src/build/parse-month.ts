@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { isMainThread } from 'node:worker_threads';
 import { MonthAccumulator, type AccumulatorArrays, type Lookups, type MonthAggregate } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
 import { packAggregate } from './aggregate-file.ts';
 import { writeCacheEntry } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
-import { readCsv } from './read-csv.ts';
+import { keepTextBuffer, readCsv } from './read-csv.ts';
 
 export interface ParsedMonth {
   aggregate: MonthAggregate | null;
@@ -17,11 +16,22 @@ export interface ParsedMonth {
 }
 
 /**
- * The last month's accumulator arrays in a parser worker, for its next month (a worker
- * parses one month at a time; one taken here is not shared). Not kept on the main thread,
- * which would hold them (~50-100 MB) through the rest of the build.
+ * Whether this thread keeps the memory of one month's reading for the next: the gunzipped
+ * text's buffer (read-csv.ts) and the accumulator's arrays. A parser worker does
+ * (parse-worker.ts): it reads one month after another, and at the reference scale that memory
+ * (~115 MB and ~50-100 MB) was fresh every month, each page of it faulted in again by the
+ * kernel (BENCHMARKS.md, "Build: memory kept from one month to the next"). The main thread
+ * does not, since it would hold it through the rest of the build.
  */
+let keep = false;
+/** The last month's accumulator arrays, when kept; taken (undefined) while a month uses them, so that two months never share them. */
 let spare: AccumulatorArrays | undefined;
+
+export function keepBetweenMonths(on = true): void {
+  keep = on;
+  keepTextBuffer(on);
+  if (!on) spare = undefined;
+}
 
 /** Reads and folds one month file; `display` is the path shown in messages. */
 export async function parseMonthFile(path: string, display: string, month: string, lookups: Lookups, data?: Buffer): Promise<ParsedMonth> {
@@ -32,7 +42,7 @@ export async function parseMonthFile(path: string, display: string, month: strin
   await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
   const parsed: ParsedMonth = issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
-  if (!isMainThread) spare = acc.arrays();
+  if (keep) spare = acc.arrays();
   return parsed;
 }
 

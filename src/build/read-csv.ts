@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
 import { EncodingError, controlFree, utf8Check } from './utf8.ts';
@@ -24,35 +24,70 @@ type Results = Papa.ParseResult<string[]>;
  * (one reference-scale month, BENCHMARKS.md), which made csv-parse most of the ingest time.
  *
  * Two ways in, the same records and messages. A file that gunzips and is UTF-8 (every
- * file of a build that succeeds) is read in one synchronous pass: gunzipSync, Node's
- * native isUtf8 over the whole text, then PapaParse's ParserHandle fed pieces of ~32 KiB
- * cut at line breaks, as its stream reader would feed it chunks. A stream of 16 KiB gzip
- * chunks through a UTF-8 check and a string decoder cost ~1.5 s of CPU a month in a parser
- * worker (processCallback hops and their garbage; BENCHMARKS.md "Build: ingest"). Any
- * other file (bad gzip, bytes that are not UTF-8) takes the streaming path, which reports
- * exactly where it failed.
+ * file of a build that succeeds) is gunzipped whole (gunzipInto), checked by Node's native
+ * isUtf8 over the whole text, then read in one synchronous pass: PapaParse's ParserHandle
+ * fed pieces of ~32 KiB cut at line breaks, as its stream reader would feed it chunks. A
+ * stream of 16 KiB gzip chunks through a UTF-8 check and a string decoder cost ~1.5 s of
+ * CPU a month in a parser worker (processCallback hops and their garbage; BENCHMARKS.md
+ * "Build: ingest"). Any other file (bad gzip, bytes that are not UTF-8) takes the
+ * streaming path, which reports exactly where it failed.
  */
-export function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
+export async function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
   const gzip = data[0] === 0x1f && data[1] === 0x8b;
-  let text: Buffer | null = null;
-  try {
-    text = gzip ? gunzipSync(data, { chunkSize: gunzippedSize(data) }) : data;
-  } catch {
-    // reported by the streaming path, with the rows before the damage
-  }
-  if (text && isUtf8(text)) {
-    readText(file, text, gzip, columns, issues, onRecord);
-    return Promise.resolve();
-  }
-  return readCsvStream(file, data, columns, issues, onRecord);
+  // null: not a valid gzip file, reported by the streaming path with the rows before the damage
+  const gunzipped = gzip ? await gunzipInto(data) : null;
+  const text = gzip ? (gunzipped && gunzipped.room.subarray(0, gunzipped.length)) : data;
+  if (text && isUtf8(text)) readText(file, text, gzip, columns, issues, onRecord);
+  else await readCsvStream(file, data, columns, issues, onRecord);
+  if (gunzipped && keepText) kept = gunzipped.room;
 }
 
 /**
- * The output buffer size for gunzipSync: the size the gzip trailer gives (ISIZE, the last
- * member's size mod 2^32) plus one, so that the text is inflated into one buffer instead of
- * 16 KiB buffers joined at the end (0.15 -> 0.10 s of CPU for a reference month, and 7,000
- * fewer allocations). Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong size only
- * means more buffers, joined as before.
+ * Whether this thread keeps the buffer it gunzips a file into for its next file (a parser
+ * worker, which reads one month after another: parse-month.ts keepBetweenMonths). A fresh
+ * buffer of a reference month's 115 MB had every page faulted in by the kernel again: ~0.1 s
+ * of system CPU a month (BENCHMARKS.md, "Build: memory kept from one month to the next").
+ */
+let keepText = false;
+/** The kept buffer; taken (null) while a read uses it, so that two reads never share one. */
+let kept: Buffer | null = null;
+
+export function keepTextBuffer(on: boolean): void {
+  keepText = on;
+  if (!on) kept = null;
+}
+
+/**
+ * `gz` gunzipped, through zlib's stream in chunks of 1 MiB copied into one buffer (`room`):
+ * the kept one when it is large enough, else a new one of the size the gzip trailer gives
+ * (grown if the file holds more). The text is its first `length` bytes. Null when `gz` is
+ * not valid gzip.
+ */
+export async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
+  const size = gunzippedSize(gz);
+  let room = kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size);
+  kept = null;
+  let at = 0;
+  try {
+    for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) {
+      if (at + chunk.length > room.length) {
+        const bigger = Buffer.allocUnsafe(Math.max(2 * room.length, at + chunk.length));
+        room.copy(bigger, 0, 0, at);
+        room = bigger;
+      }
+      chunk.copy(room, at);
+      at += chunk.length;
+    }
+  } catch {
+    return null;
+  }
+  return { room, length: at };
+}
+
+/**
+ * The buffer size to gunzip into: the size the gzip trailer gives (ISIZE, the last member's
+ * size mod 2^32) plus one. Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong
+ * size only means the buffer is grown.
  */
 export function gunzippedSize(gz: Buffer): number {
   const isize = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
