@@ -4,7 +4,7 @@
  *   node --import tsx --expose-gc bench/lib/ingest-profile.ts DATA_DIR MONTH_FILE
  *
  * Each stage re-does the ones before it, so the differences are the costs:
- * gunzip (gunzipInto, as readCsv calls it) -> + Node's UTF-8 check and the CSV parser alone, fed
+ * gunzip (withText, as readCsv calls it) -> + Node's UTF-8 check and the CSV parser alone, fed
  * 32 KiB pieces as src/build/read-csv.ts feeds it -> + readCsv (trimming, line counting, header
  * mapping) -> + MonthAccumulator (validation and
  * aggregation) = parseMonthFile. The accumulator is also timed alone over records already
@@ -26,7 +26,7 @@ import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import { packAggregate, unpackAggregate } from '../../src/build/aggregate-file.ts';
 import { keepBetweenMonths, parseMonthFile } from '../../src/build/parse-month.ts';
-import { gunzipInto, parseText, readCsv } from '../../src/build/read-csv.ts';
+import { parseText, readCsv, withText } from '../../src/build/read-csv.ts';
 import { MonthAccumulator, type Lookups, type MonthAggregate } from '../../src/core/aggregate.ts';
 import { IssueList } from '../../src/core/data-error.ts';
 import { MENTION_COLUMNS } from '../../src/core/schemas/rows.ts';
@@ -73,21 +73,18 @@ const text = () => {
   return (gz[0] === 0x1f && gz[1] === 0x8b ? raw.pipe(createGunzip()) : raw).setEncoding('utf8');
 };
 const isGzip = gz[0] === 0x1f && gz[1] === 0x8b;
-const gunzip = async () => {
-  const g = isGzip ? await gunzipInto(gz) : null;
-  return g ? g.room.subarray(0, g.length) : gz;
-};
-const csvBytes = await stage('gunzip', async () => (await gunzip()).length);
-await stage('gunzip + UTF-8 check + PapaParse alone (as readCsv sets it up)', async () => {
-  const text = await gunzip();
-  if (!isUtf8(text)) throw new Error(`${file} is not UTF-8`);
-  let n = 0;
-  parseText(text, isGzip, (r) => {
-    n += r.data.length;
-    return false;
-  });
-  return n;
-});
+const csvBytes = await stage('gunzip', () => withText(gz, (text) => text!.length));
+await stage('gunzip + UTF-8 check + PapaParse alone (as readCsv sets it up)', () =>
+  withText(gz, (text) => {
+    if (!text || !isUtf8(text)) throw new Error(`${file} is not UTF-8`);
+    let n = 0;
+    parseText(text, isGzip, (r) => {
+      n += r.data.length;
+      return false;
+    });
+    return n;
+  }),
+);
 await stage('gunzip + PapaParse + readCsv (trim, lines, header)', async () => {
   let n = 0;
   await readCsv(file, gz, MENTION_COLUMNS, new IssueList(), () => void n++);

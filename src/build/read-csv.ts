@@ -32,14 +32,25 @@ type Results = Papa.ParseResult<string[]>;
  * "Build: ingest"). Any other file (bad gzip, bytes that are not UTF-8) takes the
  * streaming path, which reports exactly where it failed.
  */
-export async function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
+export function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
+  // text null: not a valid gzip file, reported by the streaming path with the rows before the damage
+  return withText(data, (text, gzip) => (text && isUtf8(text) ? readText(file, text, gzip, columns, issues, onRecord) : readCsvStream(file, data, columns, issues, onRecord)));
+}
+
+/**
+ * `use` over the text of `data` (a `.csv` or `.csv.gz` file's bytes): gunzipped when it is
+ * gzip, into the kept buffer (gunzipInto), which is put back once `use` is done; null when it
+ * is not valid gzip. `use` must not hold on to the text.
+ */
+export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip: boolean) => T | Promise<T>): Promise<T> {
   const gzip = data[0] === 0x1f && data[1] === 0x8b;
-  // null: not a valid gzip file, reported by the streaming path with the rows before the damage
-  const gunzipped = gzip ? await gunzipInto(data) : null;
-  const text = gzip ? (gunzipped && gunzipped.room.subarray(0, gunzipped.length)) : data;
-  if (text && isUtf8(text)) readText(file, text, gzip, columns, issues, onRecord);
-  else await readCsvStream(file, data, columns, issues, onRecord);
-  if (gunzipped && keepText) kept = gunzipped.room;
+  if (!gzip) return use(data, false);
+  const gunzipped = await gunzipInto(data);
+  try {
+    return await use(gunzipped && gunzipped.room.subarray(0, gunzipped.length), true);
+  } finally {
+    if (gunzipped && keepText) kept = gunzipped.room;
+  }
 }
 
 /**
@@ -63,7 +74,7 @@ export function keepTextBuffer(on: boolean): void {
  * (grown if the file holds more). The text is its first `length` bytes. Null when `gz` is
  * not valid gzip.
  */
-export async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
+async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);
   let room = kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size);
   kept = null;
