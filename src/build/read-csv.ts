@@ -100,7 +100,7 @@ async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } 
  * size mod 2^32) plus one. Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong
  * size only means the buffer is grown.
  */
-export function gunzippedSize(gz: Buffer): number {
+function gunzippedSize(gz: Buffer): number {
   const isize = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
   return Math.max(64, Math.min(isize + 1, gz.length * 1032, 1 << 30));
 }

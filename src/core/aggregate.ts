@@ -44,7 +44,7 @@ export interface MonthAggregate {
  * thread. Grown to a month's size (~50 MB at the reference scale) and then dropped, they
  * were fresh memory every month, each page faulted in again by the kernel: in-process over
  * a reference month, handing them on took 2-5% off the read-and-fold's CPU (BENCHMARKS.md,
- * "Build: the accumulator's arrays reused").
+ * "Build: memory kept from one month to the next").
  */
 export interface AccumulatorArrays {
   sigs: Int32Array;
