@@ -162,6 +162,14 @@ try {
   const bare = (l: string) => l.replace(/^\s*\d+(\.\d+)? s {2}/, '');
   const phaseOf = (l: string) => PHASES.find(([re]) => re.test(bare(l)))?.[1] ?? null;
   const int = (s: string | undefined) => (s === undefined ? 0 : Number(s.replace(/,/g, '')));
+  /** `sync`: the page cache's dirty pages written out, where the command exists. */
+  const syncDisk = () => {
+    try {
+      execFileSync('sync', { stdio: 'ignore' });
+    } catch {
+      // no sync command: the build starts as it is
+    }
+  };
 
   async function build(
     label: string,
@@ -173,6 +181,10 @@ try {
     extraEnv: NodeJS.ProcessEnv = {},
     stopAfterIngest = false,
   ): Promise<BuildRun> {
+    // Each build starts with the disk's write-back done, as an operator's monthly build does:
+    // the run before (a cold build's ~2 GB, the cache's copy) leaves gigabytes of dirty pages,
+    // whose write-back would otherwise throttle this build's own writes (BENCHMARKS.md).
+    syncDisk();
     noteLoad(`before the ${label} build`);
     say(`${label} build: ${dataDir} (${pages ? 'with pages' : 'EVI_PAGES=0'}), cache ${cacheDir}`);
     const childEnv: NodeJS.ProcessEnv = { ...env, ...extraEnv, EVI_DATA_DIR: dataDir, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheDir, SOURCE_DATE_EPOCH: EPOCH };
@@ -436,7 +448,7 @@ try {
     '',
     `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. ${busy ? 'The 1-minute load went above the CPU count during the runs: a build keeps two or three threads busy itself, and other jobs, if any ran, are not told apart from them; ' : 'Nothing else ran on the machine during the run (the load below is the builds\' own); '}load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run.${busy ? ' With a load above the CPU count, a wall time includes time spent waiting for a core.' : ''}`,
     '',
-    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set; peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
+    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set, each started after \`sync\` (the disk's write-back of the run before done, as before an operator's monthly build); peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
     '',
     '| run | wall | peak RSS | ingest | written | CPU | load |',
     '|---|---|---|---|---|---|---|',
@@ -482,7 +494,7 @@ try {
   const ingestMd: string[] = [
     '## Build: ingest',
     '',
-    `Command: \`EVI_BENCH_ONLY=ingest npm run bench:build\` (\`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}. Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, **shared**: load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. Our builds run as \`node --import tsx scripts/build.ts\` (EVI_PAGES=0, SOURCE_DATE_EPOCH set), stopped once their log reaches "Scoring and ranking"; rows/s = rows parsed / the ingest phase ("Reading" to "Scoring and ranking": hashing, parsing, cache writes). DuckDB: \`node --import tsx bench/lib/duckdb-aggregate.ts DATA_DIR THREADS aggregate|ingest BATCH [FILES]\`, rows/s over its SQL time.`,
+    `Command: \`EVI_BENCH_ONLY=ingest npm run bench:build\` (\`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}. Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, **shared**: load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. Our builds run as \`node --import tsx scripts/build.ts\` (EVI_PAGES=0, SOURCE_DATE_EPOCH set, each started after \`sync\`), stopped once their log reaches "Scoring and ranking"; rows/s = rows parsed / the ingest phase ("Reading" to "Scoring and ranking": hashing, parsing, cache writes). DuckDB: \`node --import tsx bench/lib/duckdb-aggregate.ts DATA_DIR THREADS aggregate|ingest BATCH [FILES]\`, rows/s over its SQL time.`,
     '',
     '| run | rows | seconds | rows/s | load |',
     '|---|---|---|---|---|',
