@@ -40,7 +40,8 @@ describe('past month company views as files', () => {
     const ranked = views.filter((v) => v.defaultCountry !== null);
     expect(ranked.length).toBeGreaterThan(1);
     // Slugs that are array indexes: an object lists them first, in numeric order (10 after 9).
-    const all = [...ranked, { ...ranked[0]!, slug: '10' }, { ...ranked[1]!, slug: '9' }, { ...ranked[0]!, slug: '09' }];
+    // A name beyond Latin-1 (two-byte text in V8) and beyond the BMP: the shard's bytes are its text's UTF-8.
+    const all = [...ranked, { ...ranked[0]!, slug: '10' }, { ...ranked[1]!, slug: '9' }, { ...ranked[0]!, slug: '09', company: 'Łódź 東京 🚀' }];
     all.sort((a, b) => (a.slug < b.slug ? -1 : 1));
     const one = { ...meta, companyShards: 1 };
     const files = [...shardFiles(one, '2026-02', all, true)];
