@@ -11,7 +11,7 @@ import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
-import type { JsonWriter } from './write-json.ts';
+import { utf8Around, type JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
 export const DOWNLOADS_DIR = 'downloads';
@@ -67,7 +67,7 @@ export interface MonthManifest {
   citation: string;
 }
 
-const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 });
+const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 });
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** A field as PapaParse's writer puts it (`csvField`): these in its text, or a space at either end, make it quoted. */
@@ -111,8 +111,17 @@ export class LeaderboardCsv {
   }
 
   text(): string {
-    // Without a row PapaParse's writer ends the header with a line break too.
-    return `${this.#lines.join('\n')}\n${this.#lines.length === 1 ? '\n' : ''}`;
+    return `${this.#lines.join('\n')}${this.#end()}`;
+  }
+
+  /** `Buffer.from(this.text())`, without the flat copy of the text that a template literal's `Buffer.from` makes first. */
+  bytes(): Buffer {
+    return utf8Around('', this.#lines.join('\n'), this.#end());
+  }
+
+  /** Without a row PapaParse's writer ends the header with a line break too. */
+  #end(): string {
+    return this.#lines.length === 1 ? '\n\n' : '\n';
   }
 }
 
@@ -125,7 +134,7 @@ export type CsvFacts = {
 
 /** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts. */
 export function leaderboardsGz(csv: LeaderboardCsv): { gz: Buffer; facts: CsvFacts } {
-  const gz = gzip(csv.text());
+  const gz = gzip(csv.bytes());
   return { gz, facts: { rows: csv.rows, bytes: gz.byteLength, sha256: sha256(gz) } };
 }
 

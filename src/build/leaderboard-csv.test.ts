@@ -47,6 +47,7 @@ describe('LeaderboardCsv', () => {
         const csv = new LeaderboardCsv();
         for (const v of views) csv.add(v);
         expect(csv.text()).toBe(papa(views));
+        expect(csv.bytes().equals(Buffer.from(papa(views)))).toBe(true);
         expect(csv.rows).toBe(views.reduce((n, v) => n + v.rows.length, 0));
       }),
       { numRuns: 500 },

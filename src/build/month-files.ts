@@ -18,7 +18,7 @@ import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
 import { readAggregate, type AggregateSource } from './load-data.ts';
-import { JsonWriter } from './write-json.ts';
+import { JsonWriter, utf8Around } from './write-json.ts';
 import { memLog, memoryLine } from './gc.ts';
 
 /** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
@@ -121,26 +121,12 @@ export class ShardFiles {
     for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
       const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
       this.#shards.delete(n);
-      yield [strip(viewPaths.companyShard(this.month, n)), braced(entries.join(','))];
+      yield [strip(viewPaths.companyShard(this.month, n)), utf8Around('{', entries.join(','), '}')];
     }
     yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
     // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
     yield [strip(viewPaths.monthSearchRankingsBinary(this.month)), encodeSearchRankings(this.#rankings)];
   }
-}
-
-/**
- * `{text}` as UTF-8, written around the text as it is: `Buffer.from(`{${text}}`)` would
- * first copy the text (a shard is ~250 KB, a past month's shards ~80 MB) into a flat
- * string, in fresh memory, and only then encode it.
- */
-function braced(text: string): Buffer {
-  const n = Buffer.byteLength(text);
-  const out = Buffer.allocUnsafeSlow(n + 2);
-  out[0] = 0x7b;
-  out.write(text, 1);
-  out[n + 1] = 0x7d;
-  return out;
 }
 
 /** {@link ShardFiles} of the views `all`. */
