@@ -8,7 +8,8 @@ const utf8 = new TextEncoder();
  * `before + text + after` as UTF-8, each written in place into one buffer of their length.
  * `Buffer.from` of the concatenation would first copy `text` (a past month's shards are ~80
  * MB, a month's leaderboards CSV ~9 MB) into a new flat string, in fresh memory, and only
- * then encode it.
+ * then encode it. Each part is encoded alone, so the bytes are the concatenation's unless a
+ * surrogate pair is split between two parts (the callers' `before` and `after` are ASCII).
  */
 export function utf8Around(before: string, text: string, after: string): Buffer {
   const a = Buffer.byteLength(before);
