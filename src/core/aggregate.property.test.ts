@@ -113,14 +113,14 @@ function model(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[] } {
   return { agg, issues: list.items };
 }
 
-/**
- * `plain`: each row is handed over as the reader hands it over when it has checked the text for
- * control characters: plain when none of its fields holds one (else as not known).
- */
 /** The arrays of the month accumulated last with `handOn` (in any test), as a parser worker hands them to its next month. */
 let handed: AccumulatorArrays | undefined;
 
-/** `handOn`: start from the arrays the month before left (their contents stale), and leave this month's for the next. */
+/**
+ * `plain`: each row is handed over as the reader hands it over when it has checked the text for
+ * control characters: plain when none of its fields holds one (else as not known).
+ * `handOn`: start from the arrays the month before left (their contents stale), and leave this month's for the next.
+ */
 function accumulate(rows: string[][], plain = false, handOn = false): { agg: MonthAggregate; issues: DataIssue[] } {
   const list = new IssueList();
   const acc = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list, handOn ? handed : undefined);
