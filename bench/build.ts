@@ -26,10 +26,11 @@
  *                    (or with EVI_BENCH_WRITE=1)
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
+import { linkTree } from './lib/link-tree.ts';
 import { measure, runningGroups, type Measured } from './lib/measure.ts';
 
 const repo = resolve(import.meta.dirname, '..');
@@ -182,7 +183,7 @@ try {
     stopAfterIngest = false,
   ): Promise<BuildRun> {
     // Each build starts with the disk's write-back done, as an operator's monthly build does:
-    // the run before (a cold build's ~2 GB, the cache's copy) leaves gigabytes of dirty pages,
+    // the run before (a cold build's ~2 GB) leaves gigabytes of dirty pages,
     // whose write-back would otherwise throttle this build's own writes (BENCHMARKS.md).
     syncDisk();
     noteLoad(`before the ${label} build`);
@@ -272,14 +273,15 @@ try {
   }
   const incrementals: BuildRun[] = [];
   if (!ingestOnly) {
-    // The cold build's cache, kept so that each incremental run starts from it.
+    // The cold build's cache, kept so that each incremental run starts from it: hard links,
+    // not a copy of its ~2 GB, as the cache never writes a file in place (lib/link-tree.ts).
     const coldCache = join(work, 'cache-cold');
-    cpSync(cacheDir, coldCache, { recursive: true });
+    linkTree(cacheDir, coldCache);
     incrementals.push(await build('incremental', data.incDir, cacheDir, outDir, pages));
     // Astro rebuilds every page each time: the views-and-JSON-only figure is the incremental cost of the data.
     if (pages) {
       const cache2 = join(work, 'cache-2');
-      cpSync(coldCache, cache2, { recursive: true });
+      linkTree(coldCache, cache2);
       incrementals.push(await build('incremental', data.incDir, cache2, join(work, 'dist-2'), false));
     }
   }
@@ -448,7 +450,7 @@ try {
     '',
     `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. ${busy ? 'The 1-minute load went above the CPU count during the runs: a build keeps two or three threads busy itself, and other jobs, if any ran, are not told apart from them; ' : 'Nothing else ran on the machine during the run (the load below is the builds\' own); '}load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run.${busy ? ' With a load above the CPU count, a wall time includes time spent waiting for a core.' : ''}`,
     '',
-    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set, each started after \`sync\` (the disk's write-back of the run before done, as before an operator's monthly build); peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
+    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}, from the cold build's cache (the second incremental build from a hard-linked snapshot of it, taken before the first). Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set, each started after \`sync\` (the disk's write-back of the run before done, as before an operator's monthly build); peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
     '',
     '| run | wall | peak RSS | ingest | written | CPU | load |',
     '|---|---|---|---|---|---|---|',
