@@ -25,10 +25,10 @@ function byTag(props: HistoryChartProps): string {
   const rankDot = (h: CompanyProfile['history'][number]) => html`<rect x="${x(h.month) - 3.5}" y="${yr(h.rank) - 3.5}" width="7" height="7"></rect>`;
   const lastValues = (l: CompanyProfile['history'][number]) => {
     const lx = x(l.month), sy = ys(l.visibilityScore), ry = yr(l.rank);
-    const movedLabel = () => html`<text class="value" x="${lx + 11}" y="${ry + (ry > R0 + PH / 2 ? -14 : 26)}">${moved > 0 ? `▲${moved}` : `▼${-moved}`}</text>`;
+    const movedLabel = () => html`<text class="value" x="${lx + 11}" y="${ry + (ry > R0 + PH / 2 ? -14 : 26)}">${moved > 0 ? html`&#9650;${moved}` : html`&#9660;${-moved}`}</text>`;
     return html`<g> <circle class="last" cx="${lx}" cy="${sy}" r="8" stroke-width="1.5"></circle> <circle class="last" cx="${lx}" cy="${ry}" r="8" stroke-width="1.5"></circle> <text class="value" x="${lx + 11}" y="${sy + 6}">${l.visibilityScore}</text> <text class="value" x="${lx + 11}" y="${ry + 6}">${ord(l.rank)}</text> ${moved !== 0 && movedLabel()} </g>`;
   };
-  return String(html`<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attr(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attr(`${id}-t`)}">${title}</title> <desc id="${attr(`${id}-d`)}">${desc}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0–100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${scope.length > 28 ? 'industry' : scope.split(' in ')[0]} (1 = top)</text> <g class="grid"> ${each(SCORE_TICKS, (v) => gridLine(ys(v)))} ${each(rankTicks, (r) => gridLine(yr(r)))} </g> <g class="axis"> ${each(SCORE_TICKS, (v) => tickLabel(ys(v), v))} ${each(rankTicks, (r) => tickLabel(yr(r), r))} ${each(ticks, monthLabel)} </g> <path d="${attr(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attr(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${each(history, scoreDot)}</g> <g class="rank-dot">${each(history, rankDot)}</g> ${last && lastValues(last)} </svg> <figcaption>${title}. ${change} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`);
+  return String(html`<figure class="chart"> <svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="${attr(`${id}-t ${id}-d`)}" font-size="${FONT}"> <title id="${attr(`${id}-t`)}">${title}</title> <desc id="${attr(`${id}-d`)}">${desc}</desc> <text class="title" x="2" y="${S0 - 14}">Visibility Score (0&#8211;100)</text> <text class="title" x="2" y="${R0 - 14}">Rank in ${scope.length > 28 ? 'industry' : scope.split(' in ')[0]} (1 = top)</text> <g class="grid"> ${each(SCORE_TICKS, (v) => gridLine(ys(v)))} ${each(rankTicks, (r) => gridLine(yr(r)))} </g> <g class="axis"> ${each(SCORE_TICKS, (v) => tickLabel(ys(v), v))} ${each(rankTicks, (r) => tickLabel(yr(r), r))} ${each(ticks, monthLabel)} </g> <path d="${attr(path((h) => ys(h.visibilityScore)))}" class="score" stroke-width="2.5" stroke-linejoin="round"></path> <path d="${attr(path((h) => yr(h.rank)))}" class="rank" stroke-width="2.5" stroke-linejoin="round" stroke-dasharray="6 3"></path> <g class="score-dot">${each(history, scoreDot)}</g> <g class="rank-dot">${each(history, rankDot)}</g> ${last && lastValues(last)} </svg> <figcaption>${title}. ${change} Ringed: the latest month. Solid line: score; dashed line: rank.</figcaption> </figure>`);
 }
 
 const MONTHS = ['2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06', '2025-07', '2025-08'];
@@ -57,7 +57,7 @@ describe('the history chart', () => {
     expect(svg).toContain('<title id="chart-us-t">R&amp;D &quot;Labs&quot;: Visibility Score and rank in Aerospace in United States, by month</title>');
     // rank 7 -> 4: up 3, ringed at the last month; the score 41.7 written as it is
     expect(svg).toContain('Last change, 2025-01 to 2025-02: rank 7th to 4th (up 3); score 33.3 to 41.7.');
-    expect(svg).toContain('>▲3</text>');
+    expect(svg).toContain('>&#9650;3</text>');
     expect(svg).toContain('>41.7</text>');
     // 2 months: the first at x = 52, the last at x = 400 - 56 = 344
     expect(svg).toContain('<circle cx="52" ');
