@@ -21,6 +21,16 @@ describe('ProfilesGzip', () => {
     expect(gz.equals(gzipSync(Buffer.from(text), { level: PROFILES_GZIP_LEVEL }))).toBe(true);
   });
 
+  it('the same with lines beyond ASCII (two, three and four bytes a character in UTF-8), and a line longer than a chunk', async () => {
+    const all = lines(12_000).map((l, i) => (i % 7 === 0 ? l.replace('company-', 'Łódź 東京 🚀 ') : l));
+    all.splice(5_000, 0, JSON.stringify({ long: 'é'.repeat(700_000) })); // 1.4 MB of UTF-8: alone
+    const zip = new ProfilesGzip();
+    for (const line of all) zip.add(line);
+    const { gz, rows } = await zip.finish();
+    expect(rows).toBe(all.length);
+    expect(gz.equals(gzipSync(Buffer.from(`${all.join('\n')}\n`), { level: PROFILES_GZIP_LEVEL }))).toBe(true);
+  });
+
   it('with no line, the gzip of nothing', async () => {
     const { gz, rows } = await new ProfilesGzip().finish();
     expect(rows).toBe(0);
