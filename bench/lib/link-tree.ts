@@ -7,7 +7,8 @@ import { join } from 'node:path';
  * cache, which never writes a file in place (a new entry is written beside and renamed, an
  * old one removed), the links are as good as a copy: no build changes the bytes behind the
  * other name. And no bytes are written, so the build timed next does not start beside
- * gigabytes of page cache just written (BENCHMARKS.md, "Build (bench:build)").
+ * gigabytes of page cache just written (BENCHMARKS.md, "Build: the pages' text in Latin-1,
+ * the cold cache linked, and the page cache's state").
  */
 export function linkTree(from: string, to: string): { files: number; copied: number } {
   let files = 0;
