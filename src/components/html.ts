@@ -17,9 +17,9 @@
  * `&ldquo;`), and the pages' titles join their parts with `·` (Latin-1), not `–`: V8 keeps
  * a text whose characters are all Latin-1 at one byte a character, and one character
  * beyond makes the whole page's text two bytes a character, which the page workers then
- * copy flat and encode at twice the memory (a monthly reference build, alternated: ~0.5 s
- * of wall and ~0.6 s of CPU less; BENCHMARKS.md). A company's own name may still be
- * beyond Latin-1: only its page is then two bytes a character.
+ * copy flat and encode at twice the memory (monthly reference builds, alternated: 0.27-0.46
+ * s of wall and 0.3-0.6 s of user CPU less; BENCHMARKS.md). A company's own name may still
+ * be beyond Latin-1: only its page is then two bytes a character.
  * @example
  * String(html`<td>${'R&D'}</td><td class="num">${12.5}</td>`); // '<td>R&amp;D</td><td class="num">12.5</td>'
  */
