@@ -208,8 +208,8 @@ describe('npm run serve (src/adapters/node/main.ts)', () => {
     const root = resolve(import.meta.dirname, '..');
     // The serve script's own command, Node flags included (bench:serve starts it the same way).
     const [program, args] = serveCommand(root);
-    // V8's memory reducer off: after its idle-time collection the server stayed ~30% slower
-    // a request under load (BENCHMARKS, "the memory reducer").
+    // V8's memory reducer off: after its idle-time collection the server could spend 40-55%
+    // more CPU a request under load (BENCHMARKS.md, "Serve: V8's memory reducer").
     expect(args).toContain('--no-memory-reducer');
     const child = spawn(program, args, {
       cwd: root,

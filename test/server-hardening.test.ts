@@ -7,13 +7,14 @@
 import { spawn } from 'node:child_process';
 import { connect, createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
 import { SERVER_LIMITS, startServer } from '../src/adapters/node/index.ts';
 import type { RunningServer } from '../src/adapters/node/index.ts';
 import { RateLimiter, clientKey } from '../src/api/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
+import { serveCommand } from '../bench/lib/serve-command.ts';
 
 let dist: string;
 let running: RunningServer;
@@ -229,7 +230,8 @@ describe('npm run serve on a port already in use', () => {
     const busy = (blocker.address() as AddressInfo).port;
     try {
       const root = resolve(import.meta.dirname, '..');
-      const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/adapters/node/main.ts')], {
+      const [program, args] = serveCommand(root);
+      const child = spawn(program, args, {
         cwd: root,
         env: { ...process.env, PORT: String(busy), HOST: '127.0.0.1', DIST_DIR: dist },
         stdio: ['ignore', 'pipe', 'pipe'],
