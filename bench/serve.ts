@@ -29,6 +29,9 @@ import { NODE_HANDLER_OPTIONS } from '../src/adapters/node/index.ts';
 import { serveCommand } from './lib/serve-command.ts';
 
 const root = resolve(import.meta.dirname, '..');
+/** The Node server's command as the `serve` script writes it, read once; BENCH_NODE_FLAGS go before its arguments. */
+const [NODE_PROGRAM, NODE_ARGS] = serveCommand(root);
+const EXTRA_NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
 interface CannonResult {
   requests: { average: number };
@@ -122,10 +125,9 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 
 /** The Node server as `npm run serve` runs it (its command and Node flags), request log to a file, rate limit on. */
 function startNode(port: number, work: string): ChildProcess {
-  const [program, args] = serveCommand(root);
   return startProcess(
-    program,
-    [...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), ...args],
+    NODE_PROGRAM,
+    [...EXTRA_NODE_FLAGS, ...NODE_ARGS],
     { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
     openSync(process.env.BENCH_SERVER_LOG ?? join(work, 'node-access.log'), 'a'),
   );
@@ -581,7 +583,7 @@ const section = [
   '## Serve (bench:serve)',
   '',
   `Command: \`npm run bench:serve\` (BENCH_DURATION=${duration}, BENCH_CONNECTIONS=${connections}) on ${date} UTC, over the build in DIST_DIR (${meta.totalCompanies} companies, ${meta.months.length} months).`,
-  `Machine: ${machine}; servers and load generator (${hasWrk ? 'wrk -t1' : 'autocannon'}) on the same machine over loopback. The Node server as \`npm run serve\` runs it (\`node ${serveCommand(root)[1].join(' ')}\`${process.env.BENCH_NODE_FLAGS ? `, with BENCH_NODE_FLAGS=\`${process.env.BENCH_NODE_FLAGS}\`` : ''}, one process), request log on (to a file), rate limit on (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}: every request counted, none refused), every request with \`Accept-Encoding: ${ACCEPT_ENCODING}\`. nginx: Debian's ${hasNginx ? execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || 'nginx' : '(absent: skipped)'} with one worker, access log buffered (64k), serving for each endpoint a static file holding the very bytes the Node server sends for it (same size). Each figure is the median of ${rounds} rounds of ${duration} s (after 1 s of warm-up), the rounds alternating Node and nginx. *req per CPU-s*: requests answered per second of CPU (user + system) the server's processes used during the load, from /proc: less sensitive than req/s to other work on the machine. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (the machine is shared: other work was running, so p99 figures include preemption).`,
+  `Machine: ${machine}; servers and load generator (${hasWrk ? 'wrk -t1' : 'autocannon'}) on the same machine over loopback. The Node server as \`npm run serve\` runs it (\`node ${NODE_ARGS.join(' ')}\`${EXTRA_NODE_FLAGS.length ? `, with BENCH_NODE_FLAGS=\`${EXTRA_NODE_FLAGS.join(' ')}\`` : ''}, one process), request log on (to a file), rate limit on (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT}: every request counted, none refused), every request with \`Accept-Encoding: ${ACCEPT_ENCODING}\`. nginx: Debian's ${hasNginx ? execFileSync(NGINX, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() || 'nginx' : '(absent: skipped)'} with one worker, access log buffered (64k), serving for each endpoint a static file holding the very bytes the Node server sends for it (same size). Each figure is the median of ${rounds} rounds of ${duration} s (after 1 s of warm-up), the rounds alternating Node and nginx. *req per CPU-s*: requests answered per second of CPU (user + system) the server's processes used during the load, from /proc: less sensitive than req/s to other work on the machine. 1-minute load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (the machine is shared: other work was running, so p99 figures include preemption).`,
   '',
   `| Endpoint | Path | Body on the wire (B) | Node req/s | nginx req/s | Node ÷ nginx (target ≥ ${TARGET}) | Node p50 / p99 (ms) | nginx p50 / p99 (ms) | Node req per CPU-s | nginx req per CPU-s | ÷ | non-2xx |`,
   '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
