@@ -168,9 +168,10 @@ async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promis
  * first into a dictionary-mode object, and the getters (whose scope holds the component's
  * slots: the page's markup) then lived through V8's scavenges until the next full
  * collection: every page's markup and parsed view were promoted, ~90 KB a page (one thread
- * rendering the 10,000 reference profiles: 880 MB promoted of 3.5 GB allocated, 1.5 s of
- * scavenges; 656 MB and 1.1 s with this; the same in ten lines of plain JavaScript:
- * `bench/lib/accessor-promotion.ts`; BENCHMARKS.md, "Build: the page workers' scavenges").
+ * rendering the 10,000 reference profiles, `bench/page-worker-gc.ts`: 878-882 MB promoted
+ * of 3.1-3.9 GB allocated, 1.5 s of scavenges; 649-658 MB and 1.1-1.2 s with this; the
+ * same in ten lines of plain JavaScript: `bench/lib/accessor-promotion.ts`; BENCHMARKS.md,
+ * "Build: the page workers' scavenges, and what a cold build's past months cost").
  * Here `slots` is one accessor on a prototype the objects share, between them and the
  * page-level part that Astro gives them as prototype (the same object for every component
  * of a share, as in Astro's); it answers with Astro's own `slots` for the same arguments,
