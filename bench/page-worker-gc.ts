@@ -16,6 +16,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { RECIPE, SERVER, type PagesRecipe } from '../src/build/pages-cache.ts';
+import { COMPANY_ROUTES } from '../src/build/render-pages.ts';
 import { gcByIsolate, gcLine } from './lib/gc-trace.ts';
 
 const SHARES = 16;
@@ -26,11 +28,11 @@ if (flag === '--child') {
   process.env.EVI_VIEWS_DIR = views;
   process.env.EVI_PAGES_IN_WORKERS = '0';
   const { renderPageJob } = await import('../src/build/render-share.ts');
-  const recipe = JSON.parse(readFileSync(join(compiled, '..', 'recipe.json'), 'utf8')) as { manifest: string; routes: { component: string; out: string | null }[] };
-  const routes = recipe.routes.filter((r) => r.out === null && r.component.includes('company')).map((r) => ({ ...r, from: 0 }));
+  const recipe = JSON.parse(readFileSync(join(compiled, '..', RECIPE), 'utf8')) as PagesRecipe;
+  const routes = recipe.routes.filter((r) => COMPANY_ROUTES.includes(r.component)).map((r) => ({ ...r, from: 0 }));
   const cpu0 = process.cpuUsage();
   let pages = 0;
-  for (let worker = 0; worker < SHARES; worker++) pages += (await renderPageJob({ serverDir: compiled, manifest: recipe.manifest, outDir, routes: routes as never, worker, workers: SHARES })).pages;
+  for (let worker = 0; worker < SHARES; worker++) pages += (await renderPageJob({ serverDir: compiled, manifest: recipe.manifest, outDir, routes, worker, workers: SHARES })).pages;
   const cpu = process.cpuUsage(cpu0);
   console.error(JSON.stringify({ pages, cpu: (cpu.user + cpu.system) / 1e6 }));
 } else {
@@ -48,9 +50,9 @@ if (flag === '--child') {
   const pagesOut = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'evi-page-worker-gc-'));
   try {
     // The recipe beside the modules, as in the cache entry.
-    cpSync(join(entry, 'server'), join(work, 'server'), { recursive: true });
-    cpSync(join(entry, 'recipe.json'), join(work, 'recipe.json'));
-    const child = spawnSync(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', import.meta.filename, '--child', join(work, 'server'), pagesOut, join(out, 'views')], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+    cpSync(join(entry, SERVER), join(work, SERVER), { recursive: true });
+    cpSync(join(entry, RECIPE), join(work, RECIPE));
+    const child = spawnSync(process.execPath, ['--trace-gc-nvp', '--import', 'tsx', import.meta.filename, '--child', join(work, SERVER), pagesOut, join(out, 'views')], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
     if (child.status !== 0) throw new Error(child.stderr.slice(-4000));
     const { pages, cpu } = JSON.parse(child.stderr.trim().split('\n').at(-1)!) as { pages: number; cpu: number };
     console.log(`${pages.toLocaleString('en-US')} profile pages in one thread (${entry.split('/').at(-1)}), ${cpu.toFixed(2)} s of CPU; the rendering thread: ${gcLine(gcByIsolate(child.stdout)[0]!)}`);
