@@ -1,5 +1,6 @@
 /**
- * One or more past months' views jobs (src/build/month-files.ts, runMonthJob) run in this
+ * One or more past months' views jobs (src/build/month-files.ts, runMonthJob: the month's
+ * company records and search rankings) run in this
  * thread on data a build has already cached, each timed by CPU, and (optionally) their
  * files compared byte for byte with a finished build's output. For profiling a views job
  * without a whole build:
@@ -54,7 +55,7 @@ try {
     }
     const refFiles = readdirSync(join(ref, 'views', 'months', month), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
     if (refFiles !== r.views!.files.length) (differ++, say(`  ${r.views!.files.length} files, the reference has ${refFiles}`));
-    say(`${month}: ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (user ${(c.user / 1e6).toFixed(2)}, sys ${(c.system / 1e6).toFixed(2)}), ${(wall / 1000).toFixed(2)} s wall, ${r.views!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${same} identical to the reference; history text kept ${(keptHistory(ctx) / 1e6).toFixed(1)} MB`);
+    say(`${month}: ${((c.user + c.system) / 1e6).toFixed(2)} s CPU (user ${(c.user / 1e6).toFixed(2)}, sys ${(c.system / 1e6).toFixed(2)}), ${(wall / 1000).toFixed(2)} s wall, ${r.views!.files.length} files, ${(bytes / 1e6).toFixed(1)} MB, ${same} identical to the reference; history numbers kept ${(keptHistory(ctx) / 1e6).toFixed(2)} million`);
     rmSync(out, { recursive: true, force: true });
   }
 } finally {

@@ -1,19 +1,20 @@
 /**
- * The month jobs' writer of company views (src/build/month-files.ts): it turns each view
- * into text as it comes instead of stringifying one object per shard, so its bytes must be
- * those of JSON.stringify of that object, array-index slugs (which an object puts first,
- * in numeric order) included.
+ * A past month's company files (src/build/month-files.ts, RecordShards): each shard is the
+ * records of its companies with the tables they name, the month's search rankings are
+ * what search keeps of its views, and the current month's records stored in the cache
+ * for the next build are byte for byte what that build's views job makes of the month
+ * (on the month workers or in the build's thread).
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../src/build/run-build.ts';
-import { ShardFiles, shardFiles } from '../src/build/month-files.ts';
-import { CurrentCompanyFiles, pastProfileText } from '../src/build/static-files.ts';
-import { JsonWriter } from '../src/build/write-json.ts';
+import { RecordShards } from '../src/build/month-files.ts';
 import { searchRankings } from '../src/core/views/build-views.ts';
-import type { CompanyView, MetaView } from '../src/core/views/layout.ts';
+import { shapeSite, shapeView, type RecordShard, type RecordTables } from '../src/core/views/companies.ts';
+import type { CompanyView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
+import { shardOf } from '../src/core/views/layout.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
@@ -30,85 +31,93 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const stripped = (v: CompanyView): CompanyView => ({
-  ...v,
-  profiles: Object.fromEntries(Object.entries(v.profiles).map(([code, p]) => [code, Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'lastUpdated'))])) as CompanyView['profiles'],
-});
+const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
 
-describe('past month company views as files', () => {
-  it('writes each shard as JSON.stringify of its {slug: view} object, array-index slugs first', () => {
-    const ranked = views.filter((v) => v.defaultCountry !== null);
-    expect(ranked.length).toBeGreaterThan(1);
-    // Slugs that are array indexes: an object lists them first, in numeric order (10 after 9).
-    // A name beyond Latin-1 (two-byte text in V8) and beyond the BMP: the shard's bytes are its text's UTF-8.
-    const all = [...ranked, { ...ranked[0]!, slug: '10' }, { ...ranked[1]!, slug: '9' }, { ...ranked[0]!, slug: '09', company: 'Łódź 東京 🚀' }];
-    all.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-    const one = { ...meta, companyShards: 1 };
-    const files = [...shardFiles(one, '2026-02', all, true)];
-    const expected: Record<string, CompanyView> = {};
-    for (const v of all) expected[v.slug] = stripped(v);
-    expect(Object.keys(expected).slice(0, 2)).toEqual(['9', '10']);
-    expect(files[0]![0]).toBe('months/2026-02/companies/0.json');
-    expect(Buffer.from(files[0]![1]).toString()).toBe(JSON.stringify(expected));
-    expect(files[0]![1].toString()).not.toMatch(/lastUpdated/);
-    expect(files[1]![0]).toBe('months/2026-02/search-rankings.json');
-    expect(Buffer.from(files[1]![1]).toString()).toBe(JSON.stringify(searchRankings({ ...meta, month: '2026-02' }, all.map(stripped))));
-  });
-
-  it('makes the current views as past (next month\'s cache entry) from their texts: the bytes of ShardFiles(strip), over every view of the sample and the basic data', { timeout: 120_000 }, async () => {
-    const sample = join(tmp, 'sample-past');
-    const data = join(tmp, 'data-past');
-    cpSync(join(root, 'data'), data, { recursive: true });
-    await runBuild({ root, dataDir: data, outDir: sample, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1 });
-    const read = (dir: string) => readdirSync(join(dir, 'views/company')).sort().map((f) => JSON.parse(readFileSync(join(dir, 'views/company', f), 'utf8')) as CompanyView);
-    for (const [dir, m] of [[out, meta], [sample, JSON.parse(readFileSync(join(sample, 'views/meta.json'), 'utf8')) as MetaView]] as const) {
-      const all = read(dir);
-      // A name that carries the member's text: escaped inside its string, so not taken for it.
-      const odd = all.find((v) => v.defaultCountry !== null)!;
-      const lu = Object.values(odd.profiles)[0]!.lastUpdated!;
-      const trap = `x","lastUpdated":"${lu}","profileUrl":"y`;
-      all.push({ ...odd, slug: `${odd.slug}-odd`, company: trap, profiles: Object.fromEntries(Object.entries(odd.profiles).map(([c, p]) => [c, { ...p, company: trap }])) });
-      all.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-      expect(all.filter((v) => v.defaultCountry !== null).length).toBeGreaterThan(2);
-      for (const v of all)
-        for (const p of Object.values(v.profiles)) {
-          expect(p.lastUpdated).toBe(m.lastUpdated);
-          expect(pastProfileText(p, JSON.stringify(p))).toBe(JSON.stringify(stripped({ ...v, profiles: { p } }).profiles.p));
+describe('past month company files', () => {
+  it('shard the records by slug, each shard with the months, theme lists and country names its records name', () => {
+    const month = meta.months[meta.months.length - 2]!;
+    const dir = join(out, 'views/months', month, 'companies');
+    const shards = readdirSync(dir).map((f) => [Number(f.replace(/\.json$/, '')), JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordShard] as const);
+    const site = shapeSite(meta);
+    let records = 0;
+    for (const [n, shard] of shards) {
+      expect(shard.months).toEqual(meta.months.slice(0, meta.months.indexOf(month) + 1));
+      const themes = new Set<string>(), codes = new Set<string>();
+      for (const [slug, record] of Object.entries(shard.companies)) {
+        expect(shardOf(slug, meta.companyShards)).toBe(n);
+        for (const p of record[1]) (themes.add(String(p[11])), codes.add(p[0]));
+        const current = views.find((v) => v.slug === slug)!;
+        const view = shapeView(current, record, shard, site);
+        for (const p of Object.values(view.profiles)) {
+          expect(p.month).toBe(month);
+          expect(Object.keys(p)).toEqual(Object.keys(Object.values(views.find((v) => v.defaultCountry)!.profiles)[0]!).filter((k) => k !== 'lastUpdated'));
         }
-      const asPast = new ShardFiles(m, m.month);
-      const scratch = join(tmp, `scratch-${all.length}`);
-      const files = new CurrentCompanyFiles(new JsonWriter(join(scratch, 'views')), new JsonWriter(scratch), m, asPast);
-      for (const v of all) files.add(v);
-      const made = [...asPast.files()];
-      const expected = [...shardFiles(m, m.month, all, true)];
-      expect(made.map(([f]) => f)).toEqual(expected.map(([f]) => f));
-      expect(made.length).toBeGreaterThan(2);
-      for (let i = 0; i < made.length; i++) expect(Buffer.from(made[i]![1]).equals(Buffer.from(expected[i]![1])), made[i]![0]).toBe(true);
+        records++;
+      }
+      expect(Object.keys(shard.themes).sort()).toEqual([...themes].sort());
+      expect(Object.keys(shard.countries).sort()).toEqual([...codes].sort());
+      for (const [code, name] of Object.entries(shard.countries)) expect(meta.countries.find((c) => c.code === code)!.name).toBe(name);
     }
+    expect(records).toBeGreaterThan(1);
   });
 
-  it('writes the same past months on the month workers (which keep only the history form of the other months) as in the build thread', { timeout: 120_000 }, async () => {
-    // The sample data: several past months, so the later ones have a history of earlier months.
-    const one = join(tmp, 'sample-thread');
-    const out2 = join(tmp, 'sample-workers');
+  it("write the month's search rankings as searchRankings of the views shaped from the records, and leave out companies without data", () => {
+    const tables: RecordTables = { months: ['2026-01', '2026-02'], themes: { 3: ['Leadership', 'Pay'] }, countries: { us: 'United States', gb: 'United Kingdom' } };
+    const files = new RecordShards({ ...meta, companyShards: 1 }, tables);
+    const a = { slug: 'a-co', company: 'Łódź 東京 🚀', website: 'a.example', industries: ['Retail'] };
+    const b = { slug: 'b-co', company: 'B', website: 'b.example', industries: ['Retail'] };
+    const rec = ['gb', [['gb', 'Retail', 2, 9, 1, 4, 7, 3, 6, 40, [50, null, 0], 3, [1, 50, 2, 0], [], [0, 3, 16.7, 1, 1, 50]]]] as const;
+    files.add(a, structuredClone(rec) as never);
+    files.add(b, null);
+    const made = [...files.files()];
+    expect(made.map(([f]) => f)).toEqual(['months/2026-02/companies/0.json', 'months/2026-02/search-rankings.json', 'months/2026-02/search-rankings.bin']);
+    const shard = JSON.parse(Buffer.from(made[0]![1]).toString()) as RecordShard;
+    expect(shard).toEqual({ months: tables.months, themes: { 3: ['Leadership', 'Pay'] }, countries: { gb: 'United Kingdom' }, companies: { 'a-co': rec } });
+    const view = shapeView(a, shard.companies['a-co']!, shard, shapeSite(meta));
+    expect(view.profiles.gb!.summary).toMatch(/^Łódź 東京 🚀 ranks 1st of 4 Retail employers in the United Kingdom in 2026-02, with a Visibility Score of 50: .* rose from 3rd in 2026-01/);
+    expect(JSON.parse(Buffer.from(made[1]![1]).toString()) as SearchRankingsView).toEqual(searchRankings({ ...meta, month: '2026-02' }, [view]));
+  });
+
+  it("store the current month's records as the next build's past month: the bytes its views job makes, on the month workers and in the build's thread", { timeout: 180_000 }, async () => {
+    // The sample data: several months, so the stored month has a history of earlier months.
     const data = join(tmp, 'data');
     cpSync(join(root, 'data'), data, { recursive: true });
-    for (const [dir, workers] of [[one, 1], [out2, 2]] as const)
+    const mentions = join(data, 'mentions');
+    const files = readdirSync(mentions).filter((f) => /\.csv(\.gz)?$/.test(f)).sort();
+    expect(files.length).toBeGreaterThan(3);
+    const lastFile = files[files.length - 1]!;
+    const held = join(tmp, 'held');
+    cpSync(join(mentions, lastFile), held);
+    // One build without the last month (its current month's records stored in the cache), then one with it from that cache.
+    // A ledger records published months: each build here starts its own.
+    rmSync(join(mentions, lastFile));
+    rmSync(join(data, 'releases.json'), { force: true });
+    const cache = join(tmp, 'cache');
+    await runBuild({ root, dataDir: data, outDir: join(tmp, 'before'), cacheDir: cache, siteUrl: 'https://evi.example', pages: false, workers: 1 });
+    cpSync(held, join(mentions, lastFile));
+    rmSync(join(data, 'releases.json'), { force: true });
+    const cached = join(tmp, 'cached');
+    const lines: string[] = [];
+    await runBuild({ root, dataDir: data, outDir: cached, cacheDir: cache, siteUrl: 'https://evi.example', pages: false, workers: 1, log: (l) => lines.push(l) });
+    // every past month's files came from the cache: the stored month's from the first build's current month
+    expect(lines).toContain(`  ${files.length - 1} past months' company views (${files.length - 1} from the cache)`);
+    // The same data without a cache: every past month made by a views job, on two workers and on this thread.
+    const made: string[] = [];
+    for (const workers of [1, 2]) {
+      rmSync(join(data, 'releases.json'), { force: true });
+      const dir = join(tmp, `fresh-${workers}`);
       await runBuild({ root, dataDir: data, outDir: dir, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers });
-    const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
-    const months = join(one, 'views/months');
-    const files = list(months);
-    expect(new Set(files.map((f) => f.split('/')[1])).size).toBeGreaterThan(2);
-    expect(list(join(out2, 'views/months'))).toEqual(files);
-    for (const f of files) expect(readFileSync(join(out2, 'views/months', f)).equals(readFileSync(join(months, f))), f).toBe(true);
-  });
-
-  it("stores the current month's views as they are served for that month once it is past", () => {
-    // The build's own shards of a past month hold the same profile fields as the current views, less lastUpdated.
-    const shard = JSON.parse(readFileSync(join(out, 'views/months/2026-02/companies', readdirSync(join(out, 'views/months/2026-02/companies'))[0]!), 'utf8')) as Record<string, CompanyView>;
-    const some = Object.values(shard)[0]!;
-    const profile = Object.values(some.profiles)[0]!;
-    expect(profile.month).toBe('2026-02');
-    expect(Object.keys(profile)).toEqual(Object.keys(Object.values(views.find((v) => v.defaultCountry)!.profiles)[0]!).filter((k) => k !== 'lastUpdated'));
+      made.push(dir);
+    }
+    const m = JSON.parse(readFileSync(join(cached, 'views/meta.json'), 'utf8')) as MetaView;
+    const stored = m.months[m.months.length - 2]!;
+    const months = join(cached, 'views/months');
+    const all = list(months);
+    expect(new Set(all.map((f) => f.split('/')[1])).size).toBe(m.months.length - 1);
+    expect(all.filter((f) => f.startsWith(`/${stored}/companies/`)).length).toBeGreaterThan(2);
+    for (const dir of made) {
+      expect(list(join(dir, 'views/months'))).toEqual(all);
+      for (const f of all) expect(readFileSync(join(dir, 'views/months', f)).equals(readFileSync(join(months, f))), `${dir}: ${f}`).toBe(true);
+    }
   });
 });

@@ -13,7 +13,8 @@ import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView } from '../core/views/layout.ts';
 import type { BoardRows } from '../core/views/board-rows.ts';
-import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile, withLastUpdated } from '../core/views/shape.ts';
+import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile } from '../core/views/shape.ts';
+import { shapeSite, shapeView, type ShapeSite } from '../core/views/companies.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
 import { API_PREFIX, SEARCH_PAGE_PATH, fillPath, queryString, siteUrls } from '../core/urls.ts';
 import type { QueryValues } from '../core/urls.ts';
@@ -239,11 +240,9 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     if (!SLUG_RE.test(slug)) return null;
     const current = await views.company(slug);
     if (!current || month === cat.meta.month) return current;
-    const past = await views.pastCompany(month, slug, cat.meta.companyShards);
+    const past = await views.pastRecord(month, slug, cat.meta.companyShards);
     if (!past) return { ...current, defaultCountry: null, profiles: {} };
-    const profiles: Record<string, CompanyProfile> = {};
-    for (const [code, profile] of Object.entries(past.profiles)) profiles[code] = withLastUpdated(profile, cat.meta.lastUpdated);
-    return { ...past, profiles };
+    return shapeView(current, past.record, past.tables, pastSite(cat));
   }
 
   /** Up to 5 companies whose name is close to a slug that is not one (its words searched as a name). */
@@ -390,6 +389,14 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
 }
 
 /** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */
+/** What a past month's profiles are shaped with: the instance's site, and its release's date (their lastUpdated). */
+const pastSites = new WeakMap<Catalog, ShapeSite>();
+function pastSite(cat: Catalog): ShapeSite {
+  let site = pastSites.get(cat);
+  if (!site) pastSites.set(cat, (site = shapeSite(cat.meta, cat.meta.lastUpdated)));
+  return site;
+}
+
 function pickProfile(cat: Catalog, month: string, view: CompanyView, country: CountryRef | null): CompanyProfile {
   const picked = selectProfile(view, country?.code ?? null);
   if (!isProfileMiss(picked)) return picked;

@@ -24,6 +24,7 @@ import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { OVERALL, OVERALL_LABEL, shardOf, viewPaths } from '../core/views/layout.ts';
 import type { BoardRow, BoardView, CompanyView, MetaView } from '../core/views/layout.ts';
 import { searchRankings } from '../core/views/search-views.ts';
+import type { CompanyRecord, RecordShard } from '../core/views/companies.ts';
 import { OPENAPI_PATH } from './app.ts';
 import { createApi } from './service.ts';
 import { MemoryStore } from './store.ts';
@@ -79,6 +80,14 @@ function profile(d: (typeof docs)[number], month: string, rank: number): Company
 const views = (month: string): CompanyView[] =>
   docs.map((d, i) => ({ slug: d.slug, company: d.name, website: d.website, industries: [d.industry], defaultCountry: 'us', profiles: { us: profile(d, month, i + 1) } }));
 
+/** The past month's records (every company in its shard: one shard). */
+const pastShard = (): RecordShard => ({
+  months: [PAST],
+  themes: { 0: ['Leadership'] },
+  countries: { us: 'United States' },
+  companies: Object.fromEntries(docs.map((d, i) => [d.slug, ['us', [['us', d.industry, i + 1, docs.length, 1, 1, 3 - i, 2, 4, 12, [50, null, 25], 0, [1, 50], [], [0, 1, 50]]]] satisfies CompanyRecord])),
+});
+
 const board = (month: string, industry: { name: string; slug: string }, rows: BoardRow[]): BoardView => ({
   industry: industry.name,
   industrySlug: industry.slug,
@@ -124,7 +133,7 @@ function primeFiles(): Record<string, unknown> {
     [viewPaths.monthSearchRankingsBinary(PAST)]: encodeSearchRankings(searchRankings({ ...meta, month: PAST }, views(PAST))),
     [viewPaths.changelog()]: { month: MONTH, lastUpdated: DATE, feed: `${SITE}/feed.xml`, releases: [] },
     [OPENAPI_PATH]: { openapi: '3.1.0', info: { title: 'Primer', version: '1' }, paths: {} },
-    [viewPaths.companyShard(PAST, shardOf(docs[0]!.slug, 1))]: Object.fromEntries(views(PAST).map((v) => [v.slug, v])),
+    [viewPaths.companyShard(PAST, shardOf(docs[0]!.slug, 1))]: pastShard(),
   };
   for (const month of [PAST, MONTH]) {
     files[viewPaths.board(month, 'us', OVERALL)] = board(month, { name: OVERALL_LABEL, slug: OVERALL }, rows(month));

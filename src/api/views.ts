@@ -3,6 +3,7 @@
  * lookup tables the parameters are resolved against (data-and-rules §1.1, §1.2).
  */
 import { OVERALL, OVERALL_LABEL, shardOf, viewPaths } from '../core/views/layout.ts';
+import type { CompanyRecord, RecordShard, RecordTables } from '../core/views/companies.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView, SearchRankingsView } from '../core/views/layout.ts';
 import { decodeSearchIndex, loadSearchIndex } from '../core/search/index.ts';
 import { BinarySearchRankings, JsonSearchRankings, type SearchRankings } from '../core/search/rankings.ts';
@@ -107,10 +108,13 @@ export class Views {
     return this.#required<unknown>(viewPaths.changelog());
   }
 
-  /** A past month's company view from its shard; `null` when the company had no data that month. */
-  async pastCompany(month: string, slug: string, shards: number): Promise<CompanyView | null> {
-    const shard = await this.#cache.json<Record<string, CompanyView>>(viewPaths.companyShard(month, shardOf(slug, shards)));
-    return shard?.[slug] ?? null;
+  /**
+   * A past month's record of a company and the tables it is read with, from its shard;
+   * `null` when the company had no data that month.
+   */
+  async pastRecord(month: string, slug: string, shards: number): Promise<{ record: CompanyRecord; tables: RecordTables } | null> {
+    const shard = await this.#cache.json<RecordShard>(viewPaths.companyShard(month, shardOf(slug, shards)));
+    return shard && Object.hasOwn(shard.companies, slug) ? { record: shard.companies[slug]!, tables: shard } : null;
   }
 
   /** A past month's search rankings (the build writes one per past month); kept per month once read. */

@@ -25,8 +25,8 @@ import type { Registry } from '../core/registry.ts';
 const PARSED_VERSION = 'evi-month-3';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-2';
-/** Bump whenever a past month's views change (their shape, a summary sentence, a field). */
-const MONTH_VIEWS_VERSION = 'evi-month-views-3';
+/** Bump whenever a past month's stored form changes (4: the profiles' records, shaped by the API). */
+const MONTH_VIEWS_VERSION = 'evi-month-views-4';
 
 /** Where an entry lives and the digest of its inputs (checked on every read). */
 export interface CacheEntryRef {
@@ -75,8 +75,8 @@ export function scoredMonthEntry(cacheDir: string, month: string, contentKey: st
 }
 
 /** A past month's views (a folder entry): they depend on the months up to it (their content keys, oldest first). */
-export function monthViewsEntry(cacheDir: string, month: string, o: { siteUrl: string; regHash: string; shards: number; contentKeys: string[] }): CacheEntryRef {
-  const key = sha256(MONTH_VIEWS_VERSION, o.siteUrl, o.regHash, String(o.shards), o.contentKeys.join('\n'));
+export function monthViewsEntry(cacheDir: string, month: string, o: { regHash: string; shards: number; contentKeys: string[] }): CacheEntryRef {
+  const key = sha256(MONTH_VIEWS_VERSION, o.regHash, String(o.shards), o.contentKeys.join('\n'));
   return { path: join(cacheDir, `month-views-${month}-${key.slice(0, 32)}`), key };
 }
 

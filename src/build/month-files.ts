@@ -8,12 +8,12 @@
  */
 import type { Company, Registry } from '../core/registry.ts';
 import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
-import type { CompanyProfile } from '../core/schemas/responses.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
-import { boardViews, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
-import { companyViewTexts, HistoryTexts } from '../core/views/companies.ts';
+import { boardViews, type SiteInput } from '../core/views/build-views.ts';
+import { companyRecords, HistoryLists, identityOf, searchRankingOfRecord, type CompanyIdentity, type CompanyRecord, type RecordTables } from '../core/views/companies.ts';
 import { encodeBoard } from '../core/views/board-rows.ts';
-import { OVERALL, shardOf, viewPaths, type CompanyView, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
+import { OVERALL, shardOf, viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
+import { compareKeys } from '../core/text.ts';
 import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
@@ -66,74 +66,55 @@ export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8
   return { files, info: { ...facts, boards } };
 }
 
-/** Whether `key` is an array index, which a JS object puts before its other keys (in numeric order). */
-const isIndex = (key: string) => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
-
 /**
- * A month's company views as files (paths under views/): shards of the companies with
- * data that month (each `{slug: view}` in slug order, as JSON.stringify of that object
- * writes it), and its search rankings. Each view becomes text as it is added, so that a
- * month's views (~75 MB of JSON at reference scale) are never all in memory as objects.
- * `strip`: the views carry `lastUpdated` (the current month's), left out of a past month's.
+ * A month's company records as a past month's files (paths under views/): shards of the
+ * records of the companies with data that month (core/views/companies.ts, RecordShard),
+ * each with the tables its records name, and the month's search rankings. Each record
+ * becomes text as it is added.
  */
-export class ShardFiles {
-  // Per shard, its entries' text: array-index slugs apart, since an object puts those first.
-  readonly #shards = new Map<number, { index: [number, string][]; rest: string[] }>();
+export class RecordShards {
+  readonly #shards = new Map<number, { entries: string[]; themes: Set<number>; countries: Set<string> }>();
   readonly #rankings: SearchRankingsView;
+  readonly #month: string;
 
   constructor(
     private readonly meta: MetaView,
-    private readonly month: string,
-    private readonly strip = false,
+    private readonly tables: RecordTables,
   ) {
-    this.#rankings = { month, companies: {} };
+    this.#month = tables.months[tables.months.length - 1]!;
+    this.#rankings = { month: this.#month, companies: {} };
   }
 
-  add(view: CompanyView): void {
-    if (view.defaultCountry === null) return;
-    let past = view;
-    if (this.strip) {
-      const profiles: Record<string, CompanyProfile> = {};
-      for (const [code, profile] of Object.entries(view.profiles)) {
-        const { lastUpdated: _, ...rest } = profile;
-        profiles[code] = rest as CompanyProfile;
-      }
-      past = { ...view, profiles };
-    }
-    this.addText(past, JSON.stringify(past));
-  }
-
-  /** Adds `view` (with whole profiles but for their histories) whose JSON text is `json`. */
-  addText(view: CompanyView, json: string): void {
-    if (view.defaultCountry === null) return;
-    this.#rankings.companies[view.slug] = searchRankingOf(view);
-    const n = shardOf(view.slug, this.meta.companyShards);
+  add(company: CompanyIdentity, record: CompanyRecord | null): void {
+    if (!record) return;
+    this.#rankings.companies[company.slug] = searchRankingOfRecord(company, record);
+    const n = shardOf(company.slug, this.meta.companyShards);
     let shard = this.#shards.get(n);
-    if (!shard) this.#shards.set(n, (shard = { index: [], rest: [] }));
-    const text = `${JSON.stringify(view.slug)}:${json}`;
-    if (isIndex(view.slug)) shard.index.push([Number(view.slug), text]);
-    else shard.rest.push(text);
+    if (!shard) this.#shards.set(n, (shard = { entries: [], themes: new Set(), countries: new Set() }));
+    shard.entries.push(`${JSON.stringify(company.slug)}:${JSON.stringify(record)}`);
+    for (const p of record[1]) {
+      shard.themes.add(p[11]);
+      shard.countries.add(p[0]);
+    }
   }
 
   /** The files, one shard's bytes at a time (each shard's text let go once yielded). */
   *files(): Generator<[string, Uint8Array]> {
     const strip = (path: string) => path.slice('views/'.length);
-    for (const [n, { index, rest }] of [...this.#shards].sort(([a], [b]) => a - b)) {
-      const entries = index.length ? [...index.sort(([a], [b]) => a - b).map(([, t]) => t), ...rest] : rest;
+    const months = JSON.stringify(this.tables.months);
+    for (const [n, { entries, themes, countries }] of [...this.#shards].sort(([a], [b]) => a - b)) {
       this.#shards.delete(n);
-      yield [strip(viewPaths.companyShard(this.month, n)), utf8Around('{', entries.join(','), '}')];
+      const lists: RecordTables['themes'] = {};
+      for (const t of [...themes].sort((a, b) => a - b)) lists[t] = this.tables.themes[t]!;
+      const names: RecordTables['countries'] = {};
+      for (const code of [...countries].sort(compareKeys)) names[code] = this.tables.countries[code]!;
+      const head = `{"months":${months},"themes":${JSON.stringify(lists)},"countries":${JSON.stringify(names)},"companies":{`;
+      yield [strip(viewPaths.companyShard(this.#month, n)), utf8Around(head, entries.join(','), '}}')];
     }
-    yield [strip(viewPaths.monthSearchRankings(this.month)), Buffer.from(JSON.stringify(this.#rankings))];
+    yield [strip(viewPaths.monthSearchRankings(this.#month)), Buffer.from(JSON.stringify(this.#rankings))];
     // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
-    yield [strip(viewPaths.monthSearchRankingsBinary(this.month)), encodeSearchRankings(this.#rankings)];
+    yield [strip(viewPaths.monthSearchRankingsBinary(this.#month)), encodeSearchRankings(this.#rankings)];
   }
-}
-
-/** {@link ShardFiles} of the views `all`. */
-export function shardFiles(meta: MetaView, month: string, all: Iterable<CompanyView>, strip = false): Iterable<[string, Uint8Array]> {
-  const files = new ShardFiles(meta, month, strip);
-  for (const view of all) files.add(view);
-  return files.files();
 }
 
 /** Writes `files` to `target`; returns each file's path and length. */
@@ -171,9 +152,9 @@ const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
  * (a month worker's, or the build's thread's without workers): the views jobs come in
  * ascending order, so each appends the months since its thread's last one.
  */
-const historiesOf = new WeakMap<MonthContext, HistoryTexts>();
+const historiesOf = new WeakMap<MonthContext, HistoryLists>();
 
-/** The history text a context's views jobs keep (bench/views-job.ts reports it). */
+/** The history numbers a context's views jobs keep (bench/views-job.ts reports them). */
 export const keptHistory = (ctx: MonthContext): number => historiesOf.get(ctx)?.length ?? 0;
 
 /** Runs one month's job: makes its files and writes them to their targets. */
@@ -191,11 +172,12 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
-    if (!histories) historiesOf.set(ctx, (histories = new HistoryTexts()));
-    const files = new ShardFiles(ctx.meta, detailed.month);
+    if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));
+    const { tables, records } = companyRecords(input, histories);
+    const files = new RecordShards(ctx.meta, tables);
     if (memLog) log(memoryLine(`views ${detailed.month} scored`));
-    for (const { view, text } of companyViewTexts(input, ctx.meta, histories)) files.addText(view, text);
-    if (memLog) log(memoryLine(`views ${detailed.month} texts made`));
+    for (const { company, record } of records) files.add(identityOf(company), record);
+    if (memLog) log(memoryLine(`views ${detailed.month} records made`));
     out.views = await put(job.views, files.files());
     if (memLog) log(memoryLine(`views ${detailed.month} written`));
   }

@@ -14,7 +14,6 @@ import { fillPath } from '../core/urls.ts';
 import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout.ts';
 import { FsStore } from '../adapters/node/fs-store.ts';
 import type { JsonWriter } from './write-json.ts';
-import type { ShardFiles } from './month-files.ts';
 
 /** The endpoints whose static files are the company answers (the default form; on a static host also its month-addressed form). */
 const isCompanyFamily = (e: Endpoint) => (e.handler ?? e.id) === 'getCompany';
@@ -39,15 +38,10 @@ const withPermalink = (profile: string, permalink: string) => `${profile.slice(0
 export class CurrentCompanyFiles {
   readonly #forms: { file: string; permanent: boolean }[];
 
-  /**
-   * `asPast`: where each view also goes as a past month's (its profiles without
-   * `lastUpdated`: next month's cache entry), made from the texts made here.
-   */
   constructor(
     private readonly views: JsonWriter,
     private readonly api: JsonWriter,
     private readonly meta: MetaView,
-    private readonly asPast: ShardFiles | null = null,
   ) {
     const target = deploymentOf(meta.index);
     this.#forms = ALL_ENDPOINTS.flatMap((e) => {
@@ -61,7 +55,6 @@ export class CurrentCompanyFiles {
     const codes = Object.keys(view.profiles);
     const texts = new Map(codes.map((code) => [code, JSON.stringify(view.profiles[code])]));
     this.views.writeText(viewPaths.company(view.slug).slice('views/'.length), viewText(view, codes, texts));
-    this.asPast?.addText(view, viewText(view, codes, new Map(codes.map((code) => [code, pastProfileText(view.profiles[code]!, texts.get(code)!)]))));
     for (const { file, permanent } of this.#forms) {
       const path = fillPath(file, { slug: view.slug, month: meta.month });
       if (permanent) {
@@ -74,25 +67,6 @@ export class CurrentCompanyFiles {
     }
     return codes.sort(compareKeys).map((code) => withPermalink(texts.get(code)!, permalinkOf(meta, meta.month, companyCanon(view.slug, code))));
   }
-}
-
-/**
- * JSON.stringify of `profile` without its `lastUpdated` (a past month's profile, as
- * ShardFiles(strip) makes it) from the profile's text `json`: the member
- * `,"lastUpdated":"…"` taken out where it is, between `countries` and `profileUrl`
- * (companies.ts), found once as text. A key in JSON text is not inside a string (whose
- * quotes are escaped), so `"lastUpdated":` found once is the profile's own; otherwise
- * (it cannot be: no nested object has that key) the copy is stringified.
- */
-export function pastProfileText(profile: CompanyView['profiles'][string], json: string): string {
-  if (profile.lastUpdated === undefined) return json;
-  const member = `,"lastUpdated":${JSON.stringify(profile.lastUpdated)}`;
-  const at = json.indexOf(member);
-  if (at < 0 || !json.startsWith(',"profileUrl":', at + member.length) || json.indexOf('"lastUpdated":', at + member.length) >= 0 || json.lastIndexOf('"lastUpdated":', at) >= 0) {
-    const { lastUpdated: _, ...rest } = profile;
-    return JSON.stringify(rest);
-  }
-  return json.slice(0, at) + json.slice(at + member.length);
 }
 
 /**

@@ -8,9 +8,10 @@
  * into the output without a cache): all the leaderboards first, then the views.
  *
  * A month's leaderboards depend on its own and the previous month's results and the
- * registry; a past month's views on the months up to it, the registry and the site
- * origin. The current month's views are made in this thread (write-site.ts) and stored
- * as that month's past-month entry for the next build (storeCurrentMonthViews).
+ * registry; a past month's views (its profiles' records, which the API shapes) on the
+ * months up to it and the registry. The current month's views are made in this thread (write-site.ts) and stored
+ * as that month's past-month entry for the next build (storeCurrentMonthViews), made of
+ * the same records.
  */
 import type { SiteInput } from '../core/views/build-views.ts';
 import type { MetaView } from '../core/views/layout.ts';
@@ -18,7 +19,7 @@ import { hasCacheFolder, readCacheFolder, writeCacheFolder } from './cache-file.
 import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from './caches.ts';
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
-import { runMonthJob, type BoardsInfo, type ShardFiles, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
+import { runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
 import { collectGarbage, memLog, memoryLine } from './gc.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
@@ -27,7 +28,7 @@ import type { JsonWriter } from './write-json.ts';
 function viewsEntry(data: LoadedData, meta: MetaView, cacheDir: string | null, regHash: string, i: number): CacheEntryRef | null {
   const keys = data.contentKey.slice(0, i + 1);
   return cacheDir && keys.every((k) => k !== null)
-    ? monthViewsEntry(cacheDir, data.months[i]!.month, { siteUrl: meta.siteUrl, regHash, shards: meta.companyShards, contentKeys: keys as string[] })
+    ? monthViewsEntry(cacheDir, data.months[i]!.month, { regHash, shards: meta.companyShards, contentKeys: keys as string[] })
     : null;
 }
 
@@ -109,8 +110,8 @@ export async function writeMonths(opts: {
   }
   // The leaderboards first, newest first: the current month's (which the static answers
   // read) at once, and the light jobs while this thread makes the static answers (its own
-  // memory peak); then the views, oldest first: each thread keeps its last views'
-  // histories as text and appends the months since (HistoryTexts); the jobs with the
+  // memory peak); then the views, oldest first: each thread keeps its last records'
+  // histories and appends the months since (HistoryLists); the jobs with the
   // longest histories now run last.
   const all = [...boardJobs.reverse(), ...viewJobs];
   const jobs = all.map((j) => j.job);
@@ -179,6 +180,6 @@ export async function currentMonthViewsEntry(opts: { data: LoadedData; meta: Met
 }
 
 /** Stores the current month's views (as a past month's, {@link currentMonthViewsEntry}). */
-export async function storeCurrentMonthViews(ref: CacheEntryRef, files: ShardFiles): Promise<void> {
+export async function storeCurrentMonthViews(ref: CacheEntryRef, files: RecordShards): Promise<void> {
   await writeCacheFolder(ref.path, ref.key, files.files());
 }

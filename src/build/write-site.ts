@@ -5,7 +5,8 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import { companyViews, searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { companyRecords, identityOf, shapeSite, shapeView } from '../core/views/companies.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
@@ -16,7 +17,7 @@ import { siteUrls } from '../core/urls.ts';
 import { ProfilesGzip, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
 import { collectGarbage } from './gc.ts';
 import { currentMonthViewsEntry, storeCurrentMonthViews, writeMonths } from './write-months.ts';
-import { ShardFiles } from './month-files.ts';
+import { RecordShards } from './month-files.ts';
 import { openApiDocument } from './openapi.ts';
 import { hostFiles } from './host-config.ts';
 import type { LoadedData } from './load-data.ts';
@@ -94,11 +95,14 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // Compressed on the thread pool as the lines come.
   const profiles = new ProfilesGzip();
   const store = await currentMonthViewsEntry({ data: parts.data, meta, cacheDir: parts.cacheDir });
-  // Next month's past-month entry: each view's text made below from its profiles' texts.
-  const asPast = store ? new ShardFiles(meta, meta.month) : null;
+  // The month's records (each view is shaped from its company's), and next month's
+  // past-month entry made of them.
+  const { tables, records } = companyRecords(input);
+  const site = shapeSite(meta, meta.lastUpdated);
+  const asPast = store ? new RecordShards(meta, tables) : null;
   // The static answers: the company family's from each view as it is made, the rest below.
   const api = new JsonWriter(json, queue);
-  const current = new CurrentCompanyFiles(views, api, meta, asPast);
+  const current = new CurrentCompanyFiles(views, api, meta);
   // meta.json first: the profiles' pages read it and their company's view.
   views.write('meta.json', meta);
   // With `companiesWritten`: the slugs of each batch handed over once the batch is on disk
@@ -115,7 +119,10 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
     done.catch(() => {}); // a failed write is reported by the flush below
     handed.push(done);
   };
-  for (const v of companyViews(input, meta)) {
+  for (const { company, record } of records) {
+    const identity = identityOf(company);
+    const v = shapeView(identity, record, tables, site);
+    asPast?.add(identity, record);
     // The view, its static answers and its lines of the profiles download.
     for (const line of current.add(v)) profiles.add(line);
     slugs.push(v.slug);

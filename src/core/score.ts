@@ -71,6 +71,26 @@ export class BoardDetail {
     themes.forEach((theme, t) => (themeScores[theme] = { rank: themeRank[r * T + t]!, score: round1(themeNamed[r * T + t]!, perTheme[t]!) }));
     return { modelScores, themes: themeScores };
   }
+
+  /**
+   * The same details as numbers (a profile record's, views/profile-records.ts): the model
+   * scores in {@link EntryDetail}'s key order, the board's themes (one array per board, the
+   * order its object's keys are set in) and per theme its rank and score, one after the other.
+   */
+  values(idx: number): { models: [number | null, number | null, number | null]; themes: readonly string[]; ranked: number[] } | undefined {
+    const { rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank } = this.#d;
+    const r = rowOf.get(idx);
+    if (r === undefined) return undefined;
+    const M = models.length, T = themes.length;
+    const scores: Record<'chatgpt' | 'googleAi' | 'perplexity', number | null> = { chatgpt: null, googleAi: null, perplexity: null };
+    models.forEach((model, m) => (scores[MODEL_KEYS[model]!] = round1(modelNamed[r * M + m]!, asked[m]!)));
+    const ranked = new Array<number>(2 * T);
+    for (let t = 0; t < T; t++) {
+      ranked[2 * t] = themeRank[r * T + t]!;
+      ranked[2 * t + 1] = round1(themeNamed[r * T + t]!, perTheme[t]!);
+    }
+    return { models: [scores.chatgpt, scores.googleAi, scores.perplexity], themes, ranked };
+  }
 }
 
 /** The overall leaderboard (m, c): each company once, by its best board entry. */

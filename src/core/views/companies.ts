@@ -1,11 +1,18 @@
-/** Company views of the current month (data-and-rules §3): every profile of every company, in slug order. */
-import type { Registry } from '../registry.ts';
+/**
+ * Company views (data-and-rules §3): every profile of every company in a month, made in
+ * two steps. First each company's month as numbers, a {@link CompanyRecord} (ranks,
+ * counts, scores, history entries: what needs every month's boards); then the view
+ * shaped from it ({@link shapeView}: names, URLs, sentences). The build shapes the
+ * current month's views; a past month's records are what it stores, and the API shapes
+ * a past month's profile from them when asked (one way to make a profile either way).
+ */
+import type { Company } from '../registry.ts';
 import { compareEntries, round1, type Board, type MonthResult } from '../score.ts';
-import type { CompanyProfile } from '../schemas/responses.ts';
+import type { CompanyProfile, MethodologyShort } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
 import { DEFAULT_COUNTRY } from '../policy.ts';
-import { siteUrls } from '../urls.ts';
-import type { CompanyView, MetaView } from './layout.ts';
+import { siteUrls, type SiteUrls } from '../urls.ts';
+import type { CompanyView, MetaView, SearchRankingsView } from './layout.ts';
 import { methodologyShort } from './shape.ts';
 import { summaryAfter } from './copy.ts';
 import type { SiteInput } from './site-input.ts';
@@ -49,43 +56,53 @@ function defaultCountry(name: (code: string) => string, per: Map<string, { entri
   return best![0];
 }
 
-/** A country's display name by its code. */
-function countryNames(reg: Registry): (code: string) => string {
-  const names = new Map(reg.countries.map((c) => [c.code, c.name]));
-  return (code) => names.get(code)!;
+/**
+ * One profile of a company in a month, as numbers: its country (code), its best industry
+ * (display name) and every figure of {@link CompanyProfile} that is not a name, a URL or
+ * a sentence. `themes` indexes the theme lists of {@link RecordTables}; `themeRanks` is per
+ * theme its rank and score; `otherIndustries` per other industry its name, rank and score;
+ * `history` per entry its month (index in {@link RecordTables.months}), rank and score.
+ */
+export type ProfileRecord = [
+  code: string,
+  industry: string,
+  overallRank: number,
+  totalCompaniesInCountry: number,
+  industryRank: number,
+  totalCompaniesInIndustry: number,
+  mentionCount: number,
+  combinationsNamed: number,
+  combinations: number,
+  scoredAnswers: number,
+  modelScores: [chatgpt: number | null, googleAi: number | null, perplexity: number | null],
+  themes: number,
+  themeRanks: number[],
+  otherIndustries: (string | number)[],
+  history: number[],
+];
+
+/** A company's month as numbers: its default country (code) and its profiles, by country code in key order. */
+export type CompanyRecord = [defaultCountry: string, profiles: ProfileRecord[]];
+
+/** What a month's records are read with (a past month's shard carries the ones its records name). */
+export interface RecordTables {
+  /** The dataset's months through the records' month (the last), oldest first. */
+  months: string[];
+  /** The boards' theme lists (each in the order its profiles' themes are keyed), by index. */
+  themes: Record<number, string[]>;
+  /** Country code -> display name. */
+  countries: Record<string, string>;
 }
 
-/** A profile's history as the views show it, and its entry before the month's (all its summary reads of it). */
-interface History {
-  history: CompanyProfile['history'];
-  prev: { month: string; rank: number } | null;
+/** A company's identity as its views show it. */
+export interface CompanyIdentity {
+  slug: string;
+  company: string;
+  website: string;
+  industries: string[];
 }
 
-/** Where the views' histories come from: told first which (board key, company) pairs the month's profiles show. */
-interface Histories {
-  want(pairs: Map<string, Set<number>>, results: MonthResult[]): void;
-  of(key: string, idx: number, code: string): History;
-}
-
-/** The histories as arrays of entries, made from every month's boards. */
-class HistoryArrays implements Histories {
-  #entries = new Map<string, Map<number, CompanyProfile['history']>>();
-
-  want(pairs: Map<string, Set<number>>, results: MonthResult[]): void {
-    for (const [key, set] of pairs) this.#entries.set(key, new Map([...set].map((idx) => [idx, []])));
-    for (const r of results)
-      for (const [key, b] of r.boards) {
-        const m = this.#entries.get(key);
-        if (!m) continue;
-        b.order.forEach((idx, p) => m.get(idx)?.push({ month: r.month, rank: p + 1, visibilityScore: round1(b.hits[p]!, b.k) }));
-      }
-  }
-
-  of(key: string, idx: number): History {
-    const history = this.#entries.get(key)!.get(idx)!;
-    return { history, prev: history.length > 1 ? history[history.length - 2]! : null };
-  }
-}
+export const identityOf = (c: Company): CompanyIdentity => ({ slug: c.slug, company: c.name, website: c.website, industries: c.industries });
 
 /** Per board key, the companies whose profile shows that board's history. */
 function wantedPairs(st: ReturnType<typeof standings>): Map<string, Set<number>> {
@@ -101,129 +118,43 @@ function wantedPairs(st: ReturnType<typeof standings>): Map<string, Set<number>>
 }
 
 /**
- * Company views (current month), in slug order. `past`: the views of the input's last
- * month as a past month (service-spec §4 with `month`), whose profiles carry no
- * `lastUpdated` (the API adds it when it shapes them).
+ * The profiles' histories as flat lists (month index, rank, score per entry), kept from
+ * one month's records to a later one's: an entry does not depend on the month of the
+ * record that shows it, so the records of month i reuse the lists made for an earlier
+ * month and append the entries of the months after it. Keeps the pairs (board key,
+ * company) of the last month's records; the months must come in ascending order to gain
+ * (a month at or before the last one starts over). One per thread and run of months.
  */
-export function companyViews(input: SiteInput, meta: MetaView, past = false): Generator<CompanyView> {
-  return views(input, meta, past, new HistoryArrays());
-}
-
-function* views(input: SiteInput, meta: MetaView, past: boolean, histories: Histories): Generator<CompanyView> {
-  const { registry: reg, results } = input;
-  const cur = results[results.length - 1]!;
-  const st = standings(cur);
-  const methodology = methodologyShort(meta);
-  const urls = siteUrls(meta.siteUrl);
-  const name = countryNames(reg);
-  histories.want(wantedPairs(st), results);
-
-  for (const c of reg.companies) {
-    const per = st.get(c.idx);
-    const view: CompanyView = { slug: c.slug, company: c.name, website: c.website, industries: c.industries, defaultCountry: null, profiles: {} };
-    if (per) {
-      const def = defaultCountry(name, per);
-      view.defaultCountry = def;
-      const countryNames = [...per.keys()].map(name).sort(compareNames);
-      for (const code of [...per.keys()].sort(compareKeys)) {
-        const s = per.get(code)!;
-        const [best, ...others] = s.entries;
-        const b = best!.board, p = best!.pos;
-        const d = b.detail!.get(c.idx)!;
-        others.sort((x, y) => compareEntries(x.board, x.pos, y.board, y.pos));
-        const { history, prev } = histories.of(`${code}/${b.industrySlug}`, c.idx, code);
-        // summary last but one, as a profile has it: set below, once the rest is there to tell it
-        const profile: CompanyProfile = {
-          company: c.name,
-          slug: c.slug,
-          website: c.website,
-          industry: b.industry,
-          country: name(code),
-          month: cur.month,
-          visibilityScore: round1(b.hits[p]!, b.k),
-          overallRank: s.overallRank,
-          totalCompaniesInCountry: s.total,
-          industryRank: p + 1,
-          totalCompaniesInIndustry: b.order.length,
-          mentionCount: b.mentions[p]!,
-          evidence: { combinationsNamed: b.hits[p]!, combinations: b.k, scoredAnswers: b.answers },
-          modelScores: d.modelScores,
-          themes: d.themes,
-          otherIndustries: others.map((o) => ({ industry: o.board.industry, industryRank: o.pos + 1, visibilityScore: round1(o.board.hits[o.pos]!, o.board.k) })),
-          history,
-          countries: countryNames,
-          ...(past ? {} : { lastUpdated: meta.lastUpdated }),
-          profileUrl: urls.profile(c.slug),
-          apiUrl: urls.company(c.slug, code === def ? null : code),
-          summary: '',
-          methodology,
-        } as CompanyProfile;
-        profile.summary = summaryAfter(profile, prev, b.hits[p]!, b.k, results[0]!.month);
-        view.profiles[code] = profile;
-      }
-    }
-    yield view;
-  }
-}
-
-/** What a profile's history entry is made of: its month's index in the results, and its rank. */
-interface PairText {
-  /** The entries' JSON text, comma-separated, without the brackets. */
-  text: string;
-  /** The last entry's month (index in the results) and rank, and the one's before it (-1: none). */
-  last: number;
-  lastRank: number;
-  prev: number;
-  prevRank: number;
-}
-
-/**
- * The histories of a run of past months' views as JSON text, kept from one month's views
- * to a later one's: a history entry's text does not depend on the month of the view that
- * shows it, so the views of month i reuse the text made for the views of an earlier month
- * and append the entries of the months after it, instead of making every entry again.
- * Keeps the pairs (board key, company) of the last month's views; the months must come
- * in ascending order to gain (a month at or before the last one starts over). One per
- * thread and run of months (the same results, oldest first).
- */
-export class HistoryTexts implements Histories {
-  #pairs = new Map<string, Map<number, PairText>>();
-  /** The month (index) through which every kept pair's text is made. */
+export class HistoryLists {
+  #pairs = new Map<string, Map<number, number[]>>();
+  /** The month (index) through which every kept pair's list is made. */
   #upTo = -1;
   #months: string[] = [];
-  /** The current view's histories' text by country code, taken by {@link companyViewTexts}. */
-  readonly pending = new Map<string, string>();
 
+  /** Makes the lists of `pairs` (board key -> companies) through the last of `results`. */
   want(pairs: Map<string, Set<number>>, results: MonthResult[]): void {
     const i = results.length - 1;
     if (this.#upTo >= i || results.slice(0, this.#upTo + 1).some((r, j) => r.month !== this.#months[j])) {
       this.#pairs.clear();
       this.#upTo = -1;
     }
-    const prefix = results.map((r) => `{"month":${JSON.stringify(r.month)},"rank":`);
-    const append = (t: PairText, r: number, b: Board, p: number) => {
-      t.text += `${t.last >= 0 ? ',' : ''}${prefix[r]}${p + 1},"visibilityScore":${round1(b.hits[p]!, b.k)}}`;
-      t.prev = t.last;
-      t.prevRank = t.lastRank;
-      t.last = r;
-      t.lastRank = p + 1;
-    };
-    const next = new Map<string, Map<number, PairText>>();
+    const append = (list: number[], r: number, b: Board, p: number) => list.push(r, p + 1, round1(b.hits[p]!, b.k));
+    const next = new Map<string, Map<number, number[]>>();
     for (const [key, set] of pairs) {
       const old = this.#pairs.get(key);
-      const m = new Map<number, PairText>();
+      const m = new Map<number, number[]>();
       for (const idx of set) {
-        let t = old?.get(idx);
-        if (!t) {
-          // A pair the last views did not show: its entries through the kept months, made now.
-          t = { text: '', last: -1, lastRank: 0, prev: -1, prevRank: 0 };
+        let list = old?.get(idx);
+        if (!list) {
+          // A pair the last records did not show: its entries through the kept months, made now.
+          list = [];
           for (let r = 0; r <= this.#upTo; r++) {
             const b = results[r]!.boards.get(key);
             const p = b ? b.order.indexOf(idx) : -1;
-            if (p >= 0) append(t, r, b!, p);
+            if (p >= 0) append(list, r, b!, p);
           }
         }
-        m.set(idx, t);
+        m.set(idx, list);
       }
       next.set(key, m);
     }
@@ -233,52 +164,170 @@ export class HistoryTexts implements Histories {
         const m = next.get(key);
         if (!m) continue;
         for (let p = 0; p < b.order.length; p++) {
-          const t = m.get(b.order[p]!);
-          if (t) append(t, r, b, p);
+          const list = m.get(b.order[p]!);
+          if (list) append(list, r, b, p);
         }
       }
-    // Each text is a chain of the pieces appended, month by month; reading a character
-    // makes V8 flatten it into one string in place, which the views then copy as one
-    // piece (an unflattened chain made writing the shards ~1 s slower a job, and more memory).
-    for (const m of next.values()) for (const t of m.values()) t.text.charCodeAt(0);
     this.#pairs = next;
     this.#upTo = i;
     this.#months = results.map((r) => r.month);
   }
 
-  /** The characters of history text kept (one byte each: the text is ASCII). */
+  /** The numbers kept (bench/views-job.ts reports them). */
   get length(): number {
     let n = 0;
-    for (const m of this.#pairs.values()) for (const t of m.values()) n += t.text.length;
+    for (const m of this.#pairs.values()) for (const list of m.values()) n += list.length;
     return n;
   }
 
-  of(key: string, idx: number, code: string): History {
-    const t = this.#pairs.get(key)!.get(idx)!;
-    this.pending.set(code, t.text);
-    return { history: NO_HISTORY, prev: t.prev >= 0 ? { month: this.#months[t.prev]!, rank: t.prevRank } : null };
+  /** A copy of the pair's list (the kept one grows with a later month's records). */
+  of(key: string, idx: number): number[] {
+    return this.#pairs.get(key)!.get(idx)!.slice();
   }
 }
 
-/** What a view made by {@link companyViewTexts} carries as each profile's history: its text is spliced in. */
-const NO_HISTORY: CompanyProfile['history'] = Object.freeze([]) as unknown as CompanyProfile['history'];
-const HISTORY_SLOT = ',"history":[]';
+/** A month's records: their tables (filled as the records come) and each registry company's record, in registry (slug) order; null without data that month. */
+export interface MonthRecords {
+  tables: RecordTables;
+  records: Generator<{ company: Company; record: CompanyRecord | null }>;
+}
 
 /**
- * The company views of {@link companyViews} (`past` form) with each one's JSON text, the
- * bytes JSON.stringify writes for the view: the histories' text comes from `histories`
- * (kept from earlier months' views) instead of being made and stringified again. The
- * views yielded carry empty histories (their other fields are whole).
+ * The records of the input's last month (its result carries board details). `histories`:
+ * kept from an earlier month's records of the same results (the build's month jobs).
  */
-export function* companyViewTexts(input: SiteInput, meta: MetaView, histories: HistoryTexts): Generator<{ view: CompanyView; text: string }> {
-  for (const view of views(input, meta, true, histories)) {
-    const parts = JSON.stringify(view).split(HISTORY_SLOT);
-    const codes = Object.keys(view.profiles);
-    // The slot's text can only be a profile's history key: in a JSON string its quotes would be escaped.
-    if (parts.length !== codes.length + 1) throw new Error(`${view.slug}: ${parts.length - 1} history slots for ${codes.length} profiles`);
-    let text = parts[0]!;
-    codes.forEach((code, j) => (text += `,"history":[${histories.pending.get(code)!}]${parts[j + 1]!}`));
-    histories.pending.clear();
-    yield { view, text };
+export function companyRecords(input: SiteInput, histories: HistoryLists = new HistoryLists()): MonthRecords {
+  const countries: Record<string, string> = {};
+  for (const c of input.registry.countries) countries[c.code] = c.name;
+  const tables: RecordTables = { months: input.results.map((r) => r.month), themes: {}, countries };
+  return { tables, records: records(input, histories, tables) };
+}
+
+function* records(input: SiteInput, histories: HistoryLists, tables: RecordTables): Generator<{ company: Company; record: CompanyRecord | null }> {
+  const { registry: reg, results } = input;
+  const cur = results[results.length - 1]!;
+  const st = standings(cur);
+  const name = (code: string) => tables.countries[code]!;
+  histories.want(wantedPairs(st), results);
+  // Theme lists by board (the same array for every entry of a board), then by content.
+  const byList = new Map<readonly string[], number>();
+  const byText = new Map<string, number>();
+  let lists = 0;
+  const themeList = (themes: readonly string[]): number => {
+    let t = byList.get(themes);
+    if (t === undefined) {
+      const text = JSON.stringify(themes);
+      t = byText.get(text);
+      if (t === undefined) {
+        byText.set(text, (t = lists++));
+        tables.themes[t] = [...themes];
+      }
+      byList.set(themes, t);
+    }
+    return t;
+  };
+
+  for (const c of reg.companies) {
+    const per = st.get(c.idx);
+    if (!per) {
+      yield { company: c, record: null };
+      continue;
+    }
+    const profiles: ProfileRecord[] = [];
+    for (const code of [...per.keys()].sort(compareKeys)) {
+      const s = per.get(code)!;
+      const [best, ...others] = s.entries;
+      const b = best!.board, p = best!.pos;
+      const d = b.detail!.values(c.idx)!;
+      others.sort((x, y) => compareEntries(x.board, x.pos, y.board, y.pos));
+      const other: (string | number)[] = [];
+      for (const o of others) other.push(o.board.industry, o.pos + 1, round1(o.board.hits[o.pos]!, o.board.k));
+      profiles.push([code, b.industry, s.overallRank, s.total, p + 1, b.order.length, b.mentions[p]!, b.hits[p]!, b.k, b.answers, d.models, themeList(d.themes), d.ranked, other, histories.of(`${code}/${b.industrySlug}`, c.idx)]);
+    }
+    yield { company: c, record: [defaultCountry(name, per), profiles] };
   }
+}
+
+/** What a view's shaping reads of the site: its URLs, the methodology in short, and the date profiles carry (none: a past month's stored form). */
+export interface ShapeSite {
+  urls: SiteUrls;
+  methodology: MethodologyShort;
+  lastUpdated?: string;
+}
+
+export const shapeSite = (meta: MetaView, lastUpdated?: string): ShapeSite => ({ urls: siteUrls(meta.siteUrl), methodology: methodologyShort(meta), ...(lastUpdated === undefined ? {} : { lastUpdated }) });
+
+/** The view of `company` in the records' month: its profiles shaped from `record` (none: no data that month). */
+export function shapeView(company: CompanyIdentity, record: CompanyRecord | null, tables: RecordTables, site: ShapeSite): CompanyView {
+  const view: CompanyView = { slug: company.slug, company: company.company, website: company.website, industries: company.industries, defaultCountry: null, profiles: {} };
+  if (!record) return view;
+  const [def, records] = record;
+  view.defaultCountry = def;
+  const { months, countries: names } = tables;
+  const month = months[months.length - 1]!;
+  const countries = records.map((r) => names[r[0]]!).sort(compareNames);
+  for (const [code, industry, overallRank, total, industryRank, inIndustry, mentions, hits, k, answers, models, t, ranked, others, h] of records) {
+    const themes: CompanyProfile['themes'] = {};
+    tables.themes[t]!.forEach((theme, j) => (themes[theme] = { rank: ranked[2 * j]!, score: ranked[2 * j + 1]! }));
+    const otherIndustries: CompanyProfile['otherIndustries'] = [];
+    for (let j = 0; j < others.length; j += 3) otherIndustries.push({ industry: others[j] as string, industryRank: others[j + 1] as number, visibilityScore: others[j + 2] as number });
+    const history: CompanyProfile['history'] = [];
+    for (let j = 0; j < h.length; j += 3) history.push({ month: months[h[j]!]!, rank: h[j + 1]!, visibilityScore: h[j + 2]! });
+    const prev = h.length > 3 ? { month: months[h[h.length - 6]!]!, rank: h[h.length - 5]! } : null;
+    // summary last but one, as a profile has it: set below, once the rest is there to tell it
+    const profile: CompanyProfile = {
+      company: company.company,
+      slug: company.slug,
+      website: company.website,
+      industry,
+      country: names[code]!,
+      month,
+      visibilityScore: round1(hits, k),
+      overallRank,
+      totalCompaniesInCountry: total,
+      industryRank,
+      totalCompaniesInIndustry: inIndustry,
+      mentionCount: mentions,
+      evidence: { combinationsNamed: hits, combinations: k, scoredAnswers: answers },
+      modelScores: { chatgpt: models[0], googleAi: models[1], perplexity: models[2] },
+      themes,
+      otherIndustries,
+      history,
+      countries,
+      ...(site.lastUpdated === undefined ? {} : { lastUpdated: site.lastUpdated }),
+      profileUrl: site.urls.profile(company.slug),
+      apiUrl: site.urls.company(company.slug, code === def ? null : code),
+      summary: '',
+      methodology: site.methodology,
+    } as CompanyProfile;
+    profile.summary = summaryAfter(profile, prev, hits, k, months[0]!);
+    view.profiles[code] = profile;
+  }
+  return view;
+}
+
+/**
+ * Company views of the input's last month, in slug order. `past`: that month's views as a
+ * past month's (service-spec §4 with `month`), whose profiles carry no `lastUpdated` (the
+ * API adds it when it shapes them).
+ */
+export function* companyViews(input: SiteInput, meta: MetaView, past = false): Generator<CompanyView> {
+  const { tables, records } = companyRecords(input);
+  const site = shapeSite(meta, past ? undefined : meta.lastUpdated);
+  for (const { company, record } of records) yield shapeView(identityOf(company), record, tables, site);
+}
+
+/** What search keeps of a company's record (as searchRankingOf of its view). */
+export function searchRankingOfRecord(company: CompanyIdentity, record: CompanyRecord): SearchRankingsView['companies'][string] {
+  const rankings: SearchRankingsView['companies'][string]['rankings'] = {};
+  for (const r of record[1]) rankings[r[0]] = { industry: r[1], rank: r[2], industryRank: r[4], totalCompaniesInIndustry: r[5], visibilityScore: round1(r[7], r[8]) };
+  return { company: company.company, website: company.website, industries: company.industries, defaultCountry: record[0], rankings };
+}
+
+/**
+ * A past month's shard of records (`views/months/{month}/companies/{n}.json`): the tables
+ * its records name, and the records of its companies (those with data that month) by slug.
+ */
+export interface RecordShard extends RecordTables {
+  companies: Record<string, CompanyRecord>;
 }

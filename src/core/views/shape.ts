@@ -187,18 +187,3 @@ function countriesOf(view: CompanyView): string[] {
 export function compareBody(meta: MetaView, month: string, companies: CompanyProfile[]): CompareResponse {
   return { month, lastUpdated: meta.lastUpdated, methodology: methodologyShort(meta), companies };
 }
-
-/**
- * A past month's profile as served: its shard leaves `lastUpdated` out (a release's
- * date, so the shard stays the same from one release to the next); it goes back in
- * its place, before `profileUrl`.
- */
-export function withLastUpdated(profile: CompanyProfile, lastUpdated: string): CompanyProfile {
-  if (profile.lastUpdated !== undefined) return profile;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(profile)) {
-    if (key === 'profileUrl') out.lastUpdated = lastUpdated;
-    out[key] = value;
-  }
-  return out as CompanyProfile;
-}
