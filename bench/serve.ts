@@ -81,11 +81,18 @@ const bigBoard = boards.reduce((a, b) => (b.rows.length > a.rows.length ? b : a)
 const company = meta.examples.company;
 const overall = readJson<BoardView>(viewPaths.board(month, 'us', 'all'));
 const five = overall.rows.slice(0, 5).map((r) => r[0]);
+// A past month's profile is shaped by the function from the month's stored records: the month before the current one, a company with data in it.
+const pastMonth = meta.months[meta.months.length - 2];
+const pastRanked = pastMonth ? Object.keys(readJson<SearchRankingsView>(viewPaths.monthSearchRankings(pastMonth)).companies) : [];
+const pastCompany = pastRanked.includes(company) ? company : pastRanked[0];
+/** The search rankings of the three months before the current one (who has data in each, and where). */
+const pastMonths = meta.months.slice(-4, -1).map((m) => readJson<SearchRankingsView>(viewPaths.monthSearchRankings(m)));
 
 const staticPath = '/llms.txt';
 /** The function endpoints of issue 14.3, one representative URL each. */
 const endpoints: [string, string][] = [
   ['company', `/api/v1/company/${company}?country=${meta.examples.country}`],
+  ...(pastCompany ? [['company, a past month', `/api/v1/company/${pastCompany}?month=${pastMonth}`] as [string, string]] : []),
   ['rankings, sort=change', `/api/v1/rankings?industry=${bigBoard.industrySlug}&country=us&sort=change&page=2`],
   ['search', `/api/v1/search?q=${encodeURIComponent(meta.examples.search)}`],
   ['leaders', `/api/v1/rankings/${bigBoard.industrySlug}/us?limit=10`],
@@ -429,9 +436,11 @@ function workload(): Record<string, string[]> {
       return `/api/v1/search?q=${encodeURIComponent(q)}${i % 4 === 0 ? `&country=${pick(combos)[0]}` : ''}`;
     }),
     company: Array.from({ length: n }, (_, i) => {
-      const slug = pick(ranked);
-      const countries = Object.keys(searchView.companies[slug]!.rankings);
-      return `/api/v1/company/${slug}${i % 2 ? `?country=${pick(countries)}` : ''}`;
+      // one in five in one of the three months before the current one (shaped from its records), of a company with data then
+      const past = i % 5 === 4 && pastMonths.length ? pick(pastMonths) : null;
+      const slug = past ? pick(Object.keys(past.companies)) : pick(ranked);
+      const countries = Object.keys((past ?? searchView).companies[slug]!.rankings);
+      return `/api/v1/company/${slug}${i % 2 ? `?country=${pick(countries)}` : ''}${past ? `${i % 2 ? '&' : '?'}month=${past.month}` : ''}`;
     }),
     rankings: Array.from({ length: n }, (_, i) => {
       const month = i % 5 === 0 ? pick(meta.months) : meta.month;
