@@ -347,6 +347,31 @@ export function apiSuite(target: () => Target): void {
         expect((await ok(`/api/v1/company/${f.company.slug}?country=${enc(name.toUpperCase())}`, CompanyProfileSchema)).body).toEqual(expected);
       }
     });
+    it("a past month's profile (shaped by the function from that month's records) agrees with that month's leaderboards", async () => {
+      const month = f.meta.months[f.meta.months.length - 2];
+      if (!month) return;
+      const board = JSON.parse((await t.read(boardPath(month, f.code, f.industry.slug))) ?? 'null') as BoardView | null;
+      const overall = await view<BoardView>(boardPath(month, f.code, 'all'));
+      if (!board) return;
+      let checked = 0;
+      for (let i = 0; i < Math.min(5, board.rows.length); i++) {
+        const row = rowEntry(board, i);
+        const path = `/api/v1/company/${row.slug}?country=${f.code}&month=${month}`;
+        const { body } = await ok(path, CompanyProfileSchema);
+        expect(body.permalink).toBe(`${f.meta.siteUrl}/api/v1/months/${month}/company/${row.slug}?country=${f.code}`);
+        expect([body.month, body.country, body.lastUpdated]).toEqual([month, f.countryName, f.meta.lastUpdated]);
+        expect(body.overallRank).toBe(overall.rows.findIndex((r) => r[0] === row.slug) + 1);
+        expect(body.totalCompaniesInCountry).toBe(overall.rows.length);
+        expect(body.history[body.history.length - 1]).toEqual({ month, rank: body.industryRank, visibilityScore: body.visibilityScore });
+        // Its best industry there is this board's, or one it stands higher in (and this board is among its others).
+        const here = body.industry === board.industry ? { industryRank: body.industryRank, visibilityScore: body.visibilityScore } : body.otherIndustries.find((o) => o.industry === board.industry);
+        expect(here, path).toEqual({ ...(body.industry === board.industry ? {} : { industry: board.industry }), industryRank: row.rank, visibilityScore: row.visibilityScore });
+        if (body.industry !== board.industry) continue;
+        expect([body.mentionCount, body.evidence, body.totalCompaniesInIndustry]).toEqual([row.mentionCount, row.evidence, board.rows.length]);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(0);
+    });
     it('a country without data for the company: 404 with its countries', async () => {
       const missing = f.meta.countries.find((c) => !(c.code in f.company.profiles));
       if (!missing) return;
