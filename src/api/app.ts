@@ -388,7 +388,6 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
   return industry;
 }
 
-/** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */
 /** What a past month's profiles are shaped with: the instance's site, and its release's date (their lastUpdated). */
 const pastSites = new WeakMap<Catalog, ShapeSite>();
 function pastSite(cat: Catalog): ShapeSite {
@@ -397,6 +396,7 @@ function pastSite(cat: Catalog): ShapeSite {
   return site;
 }
 
+/** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */
 function pickProfile(cat: Catalog, month: string, view: CompanyView, country: CountryRef | null): CompanyProfile {
   const picked = selectProfile(view, country?.code ?? null);
   if (!isProfileMiss(picked)) return picked;

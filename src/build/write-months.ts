@@ -9,9 +9,9 @@
  *
  * A month's leaderboards depend on its own and the previous month's results and the
  * registry; a past month's views (its profiles' records, which the API shapes) on the
- * months up to it and the registry. The current month's views are made in this thread (write-site.ts) and stored
- * as that month's past-month entry for the next build (storeCurrentMonthViews), made of
- * the same records.
+ * months up to it and the registry. The current month's views are made in this thread
+ * (write-site.ts), and its records stored as that month's past-month entry for the next
+ * build (storeCurrentMonthViews).
  */
 import type { SiteInput } from '../core/views/build-views.ts';
 import type { MetaView } from '../core/views/layout.ts';
