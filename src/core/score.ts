@@ -60,22 +60,16 @@ export class BoardDetail {
     this.#d = d;
   }
 
+  /** The profile details of the entry of company `idx`, as objects ({@link values} made into {@link entryDetail}). */
   get(idx: number): EntryDetail | undefined {
-    const { rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank } = this.#d;
-    const r = rowOf.get(idx);
-    if (r === undefined) return undefined;
-    const M = models.length, T = themes.length;
-    const modelScores: EntryDetail['modelScores'] = { chatgpt: null, googleAi: null, perplexity: null };
-    models.forEach((model, m) => (modelScores[MODEL_KEYS[model]!] = round1(modelNamed[r * M + m]!, asked[m]!)));
-    const themeScores: EntryDetail['themes'] = {};
-    themes.forEach((theme, t) => (themeScores[theme] = { rank: themeRank[r * T + t]!, score: round1(themeNamed[r * T + t]!, perTheme[t]!) }));
-    return { modelScores, themes: themeScores };
+    const v = this.values(idx);
+    return v && entryDetail(v.models, v.themes, v.ranked);
   }
 
   /**
-   * The same details as numbers (a profile record's, views/profile-records.ts): the model
-   * scores in {@link EntryDetail}'s key order, the board's themes (one array per board, the
-   * order its object's keys are set in) and per theme its rank and score, one after the other.
+   * The details as numbers (a profile record's, views/companies.ts): the model scores in
+   * {@link EntryDetail}'s key order, the board's themes (one array per board, the order its
+   * object's keys are set in) and per theme its rank and score, one after the other.
    */
   values(idx: number): { models: [number | null, number | null, number | null]; themes: readonly string[]; ranked: number[] } | undefined {
     const { rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank } = this.#d;
@@ -91,6 +85,17 @@ export class BoardDetail {
     }
     return { models: [scores.chatgpt, scores.googleAi, scores.perplexity], themes, ranked };
   }
+}
+
+/**
+ * A profile's details as objects from their numbers ({@link BoardDetail.values}, or a
+ * stored record's): the model scores keyed in their order, each theme keyed in the
+ * list's order with its rank and score.
+ */
+export function entryDetail(models: readonly [number | null, number | null, number | null], themes: readonly string[], ranked: readonly number[]): EntryDetail {
+  const themeScores: EntryDetail['themes'] = {};
+  themes.forEach((theme, t) => (themeScores[theme] = { rank: ranked[2 * t]!, score: ranked[2 * t + 1]! }));
+  return { modelScores: { chatgpt: models[0], googleAi: models[1], perplexity: models[2] }, themes: themeScores };
 }
 
 /** The overall leaderboard (m, c): each company once, by its best board entry. */

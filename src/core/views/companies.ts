@@ -7,7 +7,7 @@
  * a past month's profile from them when asked (one way to make a profile either way).
  */
 import type { Company } from '../registry.ts';
-import { compareEntries, round1, type Board, type MonthResult } from '../score.ts';
+import { compareEntries, entryDetail, round1, type Board, type MonthResult } from '../score.ts';
 import type { CompanyProfile, MethodologyShort } from '../schemas/responses.ts';
 import { compareKeys, compareNames } from '../text.ts';
 import { DEFAULT_COUNTRY } from '../policy.ts';
@@ -267,8 +267,7 @@ export function shapeView(company: CompanyIdentity, record: CompanyRecord | null
   const month = months[months.length - 1]!;
   const countries = records.map((r) => names[r[0]]!).sort(compareNames);
   for (const [code, industry, overallRank, total, industryRank, inIndustry, mentions, hits, k, answers, models, t, ranked, others, h] of records) {
-    const themes: CompanyProfile['themes'] = {};
-    tables.themes[t]!.forEach((theme, j) => (themes[theme] = { rank: ranked[2 * j]!, score: ranked[2 * j + 1]! }));
+    const { modelScores, themes } = entryDetail(models, tables.themes[t]!, ranked);
     const otherIndustries: CompanyProfile['otherIndustries'] = [];
     for (let j = 0; j < others.length; j += 3) otherIndustries.push({ industry: others[j] as string, industryRank: others[j + 1] as number, visibilityScore: others[j + 2] as number });
     const history: CompanyProfile['history'] = [];
@@ -289,7 +288,7 @@ export function shapeView(company: CompanyIdentity, record: CompanyRecord | null
       totalCompaniesInIndustry: inIndustry,
       mentionCount: mentions,
       evidence: { combinationsNamed: hits, combinations: k, scoredAnswers: answers },
-      modelScores: { chatgpt: models[0], googleAi: models[1], perplexity: models[2] },
+      modelScores,
       themes,
       otherIndustries,
       history,
