@@ -14,7 +14,7 @@ import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView } from '../core/views/layout.ts';
 import type { BoardRows } from '../core/views/board-rows.ts';
 import { compareBody, isProfileMiss, leadersBody, rankingsBody, searchBody, searchFilter, selectProfile } from '../core/views/shape.ts';
-import { shapeSite, shapeView, type ShapeSite } from '../core/views/companies.ts';
+import { shapeView } from '../core/views/companies.ts';
 import { ALL_ENDPOINTS, CACHE_POLICIES, MONTH_SCOPE, endpoint, routePath } from './endpoints.ts';
 import { API_PREFIX, SEARCH_PAGE_PATH, fillPath, queryString, siteUrls } from '../core/urls.ts';
 import type { QueryValues } from '../core/urls.ts';
@@ -242,7 +242,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     if (!current || month === cat.meta.month) return current;
     const past = await views.pastRecord(month, slug, cat.meta.companyShards);
     if (!past) return { ...current, defaultCountry: null, profiles: {} };
-    return shapeView(current, past.record, past.tables, pastSite(cat));
+    return shapeView(current, past.record, past.tables, cat.pastSite);
   }
 
   /** Up to 5 companies whose name is close to a slug that is not one (its words searched as a name). */
@@ -386,14 +386,6 @@ function knownIndustry(cat: Catalog, value: string, parameter: string): Industry
   const industry = cat.industryByKey.get(foldKey(value));
   if (!industry) throw notFound(messages.unknownIndustry(value), { parameter, validIndustries: cat.validIndustries });
   return industry;
-}
-
-/** What a past month's profiles are shaped with: the instance's site, and its release's date (their lastUpdated). */
-const pastSites = new WeakMap<Catalog, ShapeSite>();
-function pastSite(cat: Catalog): ShapeSite {
-  let site = pastSites.get(cat);
-  if (!site) pastSites.set(cat, (site = shapeSite(cat.meta, cat.meta.lastUpdated)));
-  return site;
 }
 
 /** data-and-rules §4: the asked country, else the company's default country; a 404 when there is none. */

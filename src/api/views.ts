@@ -3,7 +3,7 @@
  * lookup tables the parameters are resolved against (data-and-rules §1.1, §1.2).
  */
 import { OVERALL, OVERALL_LABEL, shardOf, viewPaths } from '../core/views/layout.ts';
-import type { CompanyRecord, RecordShard, RecordTables } from '../core/views/companies.ts';
+import { shapeSite, type CompanyRecord, type RecordShard, type RecordTables, type ShapeSite } from '../core/views/companies.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView, SearchRankingsView } from '../core/views/layout.ts';
 import { decodeSearchIndex, loadSearchIndex } from '../core/search/index.ts';
 import { BinarySearchRankings, JsonSearchRankings, type SearchRankings } from '../core/search/rankings.ts';
@@ -23,6 +23,8 @@ export interface Catalog {
   validCountries: string[];
   /** Names, then slugs (data-and-rules §4: "names and slugs"). */
   validIndustries: string[];
+  /** What a past month's profiles are shaped with: this build's site, and its release's date as their lastUpdated. */
+  pastSite: ShapeSite;
 }
 
 /** Memory for past months' search rankings (a Worker isolate has 128 MB). */
@@ -55,6 +57,7 @@ function catalog(meta: MetaView): Catalog {
     industryByKey,
     validCountries: [...meta.countries.map((c) => c.name), ...meta.countries.map((c) => c.code)],
     validIndustries: [...meta.industries.map((i) => i.name), ...meta.industries.map((i) => i.slug)],
+    pastSite: shapeSite(meta, meta.lastUpdated),
   };
 }
 
