@@ -81,12 +81,12 @@ const bigBoard = boards.reduce((a, b) => (b.rows.length > a.rows.length ? b : a)
 const company = meta.examples.company;
 const overall = readJson<BoardView>(viewPaths.board(month, 'us', 'all'));
 const five = overall.rows.slice(0, 5).map((r) => r[0]);
-// A past month's profile is shaped by the function from the month's stored records: the month before the current one, a company with data in it.
-const pastMonth = meta.months[meta.months.length - 2];
-const pastRanked = pastMonth ? Object.keys(readJson<SearchRankingsView>(viewPaths.monthSearchRankings(pastMonth)).companies) : [];
-const pastCompany = pastRanked.includes(company) ? company : pastRanked[0];
 /** The search rankings of the three months before the current one (who has data in each, and where). */
 const pastMonths = meta.months.slice(-4, -1).map((m) => readJson<SearchRankingsView>(viewPaths.monthSearchRankings(m)));
+// A past month's profile is shaped by the function from the month's stored records: the month before the current one, a company with data in it.
+const pastMonth = pastMonths[pastMonths.length - 1]?.month;
+const pastRanked = Object.keys(pastMonths[pastMonths.length - 1]?.companies ?? {});
+const pastCompany = pastRanked.includes(company) ? company : pastRanked[0];
 
 const staticPath = '/llms.txt';
 /** The function endpoints of issue 14.3, one representative URL each. */
