@@ -3,7 +3,8 @@
  * records of its companies with the tables they name, the month's search rankings are
  * what search keeps of its views, and the current month's records stored in the cache
  * for the next build are byte for byte what that build's views job makes of the month
- * (on the month workers or in the build's thread).
+ * (on the month workers or in the build's thread, from the board details the scoring
+ * packed or from the month's aggregate scored again).
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +102,8 @@ describe('past month company files', () => {
     await runBuild({ root, dataDir: data, outDir: cached, cacheDir: cache, siteUrl: 'https://evi.example', pages: false, workers: 1, log: (l) => lines.push(l) });
     // every past month's files came from the cache: the stored month's from the first build's current month
     expect(lines).toContain(`  ${files.length - 1} past months' company views (${files.length - 1} from the cache)`);
-    // The same data without a cache: every past month made by a views job, on two workers and on this thread.
+    // The same data without a cache: every past month made by a views job from the board
+    // details its scoring packed, on two workers and on this thread.
     const made: string[] = [];
     for (const workers of [1, 2]) {
       rmSync(join(data, 'releases.json'), { force: true });
@@ -109,6 +111,16 @@ describe('past month company files', () => {
       await runBuild({ root, dataDir: data, outDir: dir, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers });
       made.push(dir);
     }
+    // And from a cache that holds every month's scored result but no month's company files:
+    // each views job reads its month's aggregate and scores it again, with its details.
+    for (const f of readdirSync(cache)) if (f.startsWith('month-views-')) rmSync(join(cache, f), { recursive: true });
+    rmSync(join(data, 'releases.json'), { force: true });
+    const rescored = join(tmp, 'rescored');
+    lines.length = 0;
+    await runBuild({ root, dataDir: data, outDir: rescored, cacheDir: cache, siteUrl: 'https://evi.example', pages: false, workers: 2, log: (l) => lines.push(l) });
+    expect(lines).toContain(`Scored ${files.length} months (${files.length - 1} from the cache)`);
+    expect(lines).toContain(`  ${files.length - 1} past months' company views (0 from the cache)`);
+    made.push(rescored);
     const m = JSON.parse(readFileSync(join(cached, 'views/meta.json'), 'utf8')) as MetaView;
     const stored = m.months[m.months.length - 2]!;
     const months = join(cached, 'views/months');

@@ -7,7 +7,7 @@
  * either way, so the bytes cannot differ.
  */
 import type { Company, Registry } from '../core/registry.ts';
-import { scoreMonth, universes, type MonthResult } from '../core/score.ts';
+import { attachDetails, scoreMonth, universes, type MonthResult, type PackedDetails } from '../core/score.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { boardViews, type SiteInput } from '../core/views/build-views.ts';
 import { companyRecords, HistoryLists, identityOf, searchRankingOfRecord, type CompanyIdentity, type CompanyRecord, type RecordTables } from '../core/views/companies.ts';
@@ -35,9 +35,16 @@ export interface MonthJob {
   i: number;
   /** Month i's leaderboards and CSV (paths under the site root). */
   boards?: Target;
-  /** Month i's company views as a past month (paths under views/), made from its aggregate scored with board details. */
-  views?: Target & { aggregate: AggregateSource };
+  /**
+   * Month i's company views as a past month (paths under views/), made from its result with
+   * board details: the result and its details packed by the scoring (score-months.ts), or
+   * else its aggregate, scored again with them.
+   */
+  views?: Target & ({ scored: { result: MonthResult; details: PackedDetails } } | { aggregate: AggregateSource });
 }
+
+/** What a job's message hands over instead of copying: a records job's packed details. */
+export const jobTransfer = (job: MonthJob): ArrayBuffer[] => (job.views && 'scored' in job.views ? [job.views.scored.details.counts.buffer as ArrayBuffer] : []);
 
 /** What a job wrote: per part, its files (paths inside the target) and, for the boards, the CSV's facts. */
 export interface MonthJobResult {
@@ -169,7 +176,8 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     let pools = poolsOf.get(reg);
     if (!pools) poolsOf.set(reg, (pools = universes(reg)));
     if (memLog) log(memoryLine(`views job ${job.i} start`));
-    const detailed = scoreMonth(reg, await readAggregate(job.views.aggregate, log), pools, true);
+    const v = job.views;
+    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readAggregate(v.aggregate, log), pools, true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
     if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));
@@ -179,6 +187,8 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     for (const { company, record } of records) files.add(identityOf(company), record);
     if (memLog) log(memoryLine(`views ${detailed.month} records made`));
     out.views = await put(job.views, files.files());
+    // Without worker threads the result is the build's own: its details go with the job.
+    if ('scored' in v) for (const b of detailed.boards.values()) delete b.detail;
     if (memLog) log(memoryLine(`views ${detailed.month} written`));
   }
   return out;

@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { universes, type MonthResult } from '../core/score.ts';
+import { universes, type MonthResult, type PackedDetails } from '../core/score.ts';
 import type { Registry } from '../core/registry.ts';
 import { metaView, METHODOLOGY_VERSION, type SiteInput } from '../core/views/build-views.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
@@ -90,6 +90,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
   const report = builder.report;
   const results: MonthResult[] = [];
+  // The past months' board details, packed by the scoring for their records jobs (none from the cache).
+  const details: (PackedDetails | undefined)[] = [];
   // Made as each month comes (the cached months' while the new month is parsed): its ledger digests and ranked slugs.
   const records: MonthRecord[] = [];
   const ranked = new Map<string, Set<string>>();
@@ -115,8 +117,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   try {
     log('Scoring and ranking');
     let scoredFromCache = 0;
-    for await (const { result, stats, cached, record } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
+    for await (const { result, stats, cached, record, details: packed } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
       results.push(result);
+      details.push(packed);
       if (cached) scoredFromCache++;
       builder.add(result, stats);
       records.push(record);
@@ -181,10 +184,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       pages!.companiesWritten(slugs);
     };
     const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, workers: opts.workers, ...hooks, log });
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).
     results.length = 0;
+    details.length = 0;
 
     if (pages) {
       // On a cache hit a page worker renders already (beside the views step's tail), else

@@ -8,14 +8,16 @@
  * The past months are scored (or read from their cache entries) on worker threads
  * (score-worker.ts), each reading its month's parsed aggregate itself, so that this
  * thread never holds a past month's aggregate; meanwhile this thread scores the current
- * month with its board details. Without a cache (the aggregates are in this thread's
+ * month with its board details. A past month scored from its aggregate is scored with its
+ * board details too, handed back packed (core/score.ts PackedDetails): its records job
+ * (write-months.ts) takes them instead of reading the aggregate and scoring it again. Without a cache (the aggregates are in this thread's
  * memory) or with one worker, everything is scored here. The same function scores a
  * past month either way.
  */
 import { existsSync, statSync } from 'node:fs';
 import type { MonthAggregate } from '../core/aggregate.ts';
 import type { Company, Registry } from '../core/registry.ts';
-import { loadMonthResult, scoreMonth, storeMonthResult, type MonthResult, type StoredMonthResult } from '../core/score.ts';
+import { loadMonthResult, packDetails, scoreMonth, storeMonthResult, type MonthResult, type PackedDetails, type StoredMonthResult } from '../core/score.ts';
 import { monthRecord } from './ledger.ts';
 import { readAggregate, type AggregateSource, type LoadedData } from './load-data.ts';
 import type { MonthRecord } from '../core/ledger.ts';
@@ -44,6 +46,12 @@ export interface Scored {
    * reference scale). An entry written before it was stored gets it computed.
    */
   record: MonthRecord;
+  /**
+   * A past month scored from its aggregate: its board details, packed (left out of
+   * `result`), for the records job that makes its company files (write-months.ts) instead
+   * of reading its aggregate and scoring it a second time.
+   */
+  details?: PackedDetails;
 }
 
 /** What a scored month's cache entry holds. */
@@ -71,14 +79,21 @@ export const POOL_MIN_BYTES = 32 * 1048576;
 /** A scoring worker's heap cap: it holds one month's aggregate (~10 MB of JSON at reference scale) while it scores it. */
 const SCORE_WORKER_HEAP_MB = 1024;
 
-/** A past month's result (no board details): from its cache entry, or scored from its aggregate and stored there. */
+/**
+ * A past month's result: from its cache entry (no board details), or scored from its
+ * aggregate with its board details (packed beside the result) and stored there (details
+ * left out). A month scored from its aggregate is one whose company files the build
+ * makes too, but for a cache entry of those still there (their own key): details packed
+ * for nothing then, ~0.1 s of CPU at reference scale, in a build that lost a scored entry.
+ */
 export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]>, job: ScoreJob, warn: (line: string) => void): Promise<Scored> {
   const stored = job.entry ? await readCacheJson<StoredScored>(job.entry.path, job.entry.key, warn) : null;
   if (stored) {
     const result = loadMonthResult(stored.result);
     return { result, stats: stored.stats, cached: true, record: stored.record ?? monthRecord(reg, result) };
   }
-  return scoreAndStore(reg, pools, await readAggregate(job.source, warn), false, job.entry);
+  const scored = await scoreAndStore(reg, pools, await readAggregate(job.source, warn), true, job.entry);
+  return { ...scored, details: packDetails(scored.result) };
 }
 
 /** A month scored from its aggregate (`details`: with its board details), its entry (details left out) stored in the cache. */
@@ -90,9 +105,9 @@ async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: 
   return { result, stats, cached: false, record };
 }
 
-/** The buffers of a result's typed arrays, handed over to the receiving thread instead of copied. */
-export function transferList(r: MonthResult): ArrayBuffer[] {
-  const out: ArrayBuffer[] = [];
+/** The buffers of a result's typed arrays (and of its packed details), handed over to the receiving thread instead of copied. */
+export function transferList(r: MonthResult, details?: PackedDetails): ArrayBuffer[] {
+  const out: ArrayBuffer[] = details ? [details.counts.buffer as ArrayBuffer] : [];
   for (const b of r.boards.values()) out.push(b.order.buffer as ArrayBuffer, b.hits.buffer as ArrayBuffer, b.mentions.buffer as ArrayBuffer);
   for (const o of r.overall.values()) out.push(o.order.buffer as ArrayBuffer, o.pos.buffer as ArrayBuffer);
   return out;

@@ -62,7 +62,7 @@ export function tsWorker(script: string, options: WorkerOptions = {}, { bundle =
 export class WorkerPool<J = MonthJob, R = MonthOutcome> {
   private idle: Worker[] = [];
   private all: Worker[] = [];
-  private queue: { job: J; resolve: (p: R) => void; reject: (e: Error) => void }[] = [];
+  private queue: { job: J; transfer: ArrayBuffer[]; resolve: (p: R) => void; reject: (e: Error) => void }[] = [];
   private busy = new Map<Worker, { resolve: (p: R) => void; reject: (e: Error) => void }>();
 
   constructor(
@@ -98,9 +98,10 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
     return this.all.length;
   }
 
-  run(job: J): Promise<R> {
+  /** Runs `job` on the next free worker; the buffers of `transfer` are handed over with it, not copied. */
+  run(job: J, transfer: ArrayBuffer[] = []): Promise<R> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+      this.queue.push({ job, transfer, resolve, reject });
       this.pump();
     });
   }
@@ -108,9 +109,9 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
   private pump(): void {
     while (this.idle.length && this.queue.length) {
       const w = this.idle.pop()!;
-      const { job, resolve, reject } = this.queue.shift()!;
+      const { job, transfer, resolve, reject } = this.queue.shift()!;
       this.busy.set(w, { resolve, reject });
-      w.postMessage(job);
+      w.postMessage(job, transfer);
     }
   }
 

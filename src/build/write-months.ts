@@ -9,17 +9,20 @@
  *
  * A month's leaderboards depend on its own and the previous month's results and the
  * registry; a past month's views (its profiles' records, which the API shapes) on the
- * months up to it and the registry. The current month's views are made in this thread
+ * months up to it and the registry, and on its board details: the ones its scoring packed
+ * when it scored the month (score-months.ts), sent with the job, or else the job scores
+ * its aggregate again. The current month's views are made in this thread
  * (write-site.ts), and its records stored as that month's past-month entry for the next
  * build (storeCurrentMonthViews).
  */
 import type { SiteInput } from '../core/views/build-views.ts';
 import type { MetaView } from '../core/views/layout.ts';
+import type { PackedDetails } from '../core/score.ts';
 import { hasCacheFolder, readCacheFolder, writeCacheFolder } from './cache-file.ts';
 import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from './caches.ts';
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
-import { runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
+import { jobTransfer, runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
 import { collectGarbage, memLog, memoryLine } from './gc.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
@@ -72,6 +75,8 @@ export async function writeMonths(opts: {
   site: JsonWriter;
   views: JsonWriter;
   cacheDir: string | null;
+  /** Per past month, its board details when the scoring packed them: its records job reads them instead of its aggregate. */
+  details?: (PackedDetails | undefined)[];
   workers?: number;
   /** Called once the current month's leaderboards are in the output. */
   currentBoards?: () => void;
@@ -105,7 +110,11 @@ export async function writeMonths(opts: {
       if (vCached) {
         viewsFromCache++;
         links.push(() => vCached.files.forEach((f) => views.linkFrom(f.path, f.file, f.bytes)));
-      } else viewJobs.push({ job: { i, views: { ...target(vRef, views), aggregate: data.aggregateSource(i) } }, made: { views: vRef } });
+      } else {
+        const details = opts.details?.[i];
+        const source = details ? { scored: { result: input.results[i]!, details } } : { aggregate: data.aggregateSource(i) };
+        viewJobs.push({ job: { i, views: { ...target(vRef, views), ...source } }, made: { views: vRef } });
+      }
     }
   }
   // The leaderboards first, newest first: the current month's (which the static answers
@@ -140,7 +149,7 @@ export async function writeMonths(opts: {
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   const sampler = memLog ? setInterval(() => log(memoryLine('build thread')), 1000) : null;
   try {
-    const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
+    const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!, jobTransfer(jobs[j]!))), j)))) : null;
     // What the cache had is linked while the jobs run.
     for (const link of links) link();
     if (boardsInfo[n - 1]) opts.currentBoards?.();

@@ -10,6 +10,7 @@ import { companyRecords, identityOf, shapeSite, shapeView } from '../core/views/
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
+import type { PackedDetails } from '../core/score.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
 import { buildSearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
@@ -44,6 +45,8 @@ export interface SiteParts {
   ranked: Map<string, Set<string>>;
   dataset: Dataset;
   cacheDir: string | null;
+  /** Per past month, its board details when the scoring packed them (score-months.ts): what its records job reads instead of its aggregate. */
+  details?: (PackedDetails | undefined)[];
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
   workers?: number;
   /**
@@ -155,7 +158,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // on worker threads, nor beside many on this thread (a cold build), whose memory would
   // add up with a page worker's.
   const planned = (jobs: number, threads: number) => jobs <= 1 && threads === 0 && parts.companiesReady?.();
-  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, workers: parts.workers, currentBoards, planned, log });
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, details: parts.details, workers: parts.workers, currentBoards, planned, log });
   // Not awaited yet: a failure is reported by the awaits below.
   let monthsDone = false;
   months.then(() => (monthsDone = true), () => {});

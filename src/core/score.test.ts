@@ -4,7 +4,7 @@ import { MonthAccumulator } from './aggregate.ts';
 import { IssueList } from './data-error.ts';
 import { buildRegistry, type Registry } from './registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from './schemas/rows.ts';
-import { compareScore, rankOrder, round1, scoreMonth, universes } from './score.ts';
+import { attachDetails, compareScore, packDetails, rankOrder, round1, scoreMonth, universes } from './score.ts';
 
 describe('round1: 100 * num / den, half-up to one decimal', () => {
   it.each([
@@ -72,7 +72,7 @@ const REG = registry([
 ]);
 
 // answer_id,collected_at,model,country,industry,theme,question_id,company
-const APRIL = month(REG, '2026-04', [
+const APRIL_LINES = [
   // (Aerospace, us): K = {(ChatGPT, Pay), (ChatGPT, Culture), (Perplexity, Pay), (Google Gemini, Culture)}, |K| = 4.
   'a1,2026-04-01,ChatGPT,us,Aerospace,Pay,q1,Alpha Air',
   'a1,2026-04-01,ChatGPT,us,Aerospace,Pay,q1,Beta Jets',
@@ -90,7 +90,8 @@ const APRIL = month(REG, '2026-04', [
   'o3,2026-04-04,ChatGPT,us,Oil & Gas,Safety,q3,',
   // (Aerospace, gb): K = {(ChatGPT, Pay)}, |K| = 1.
   'g1,2026-04-05,ChatGPT,gb,Aerospace,Pay,q1,Alpha Air',
-]);
+];
+const APRIL = month(REG, '2026-04', APRIL_LINES);
 
 const slugs = (order: Int32Array) => [...order].map((i) => REG.companies[i]!.slug);
 const board = (key: string) => {
@@ -210,6 +211,34 @@ describe('§3 overall leaderboard: each company once, by its best entry', () => 
       'y4,2026-04-01,Perplexity,us,Oil & Gas,Culture,q1,',
     ]);
     expect([...r.overall.get('us')!.order].map((i) => reg.companies[i]!.slug)).toEqual(['y', 'x']);
+  });
+});
+
+describe('board details packed for another thread (packDetails, attachDetails)', () => {
+  it('give every entry of every board the details it had, after a structured clone, and leave none in the packed result', () => {
+    const scored = month(REG, '2026-04', APRIL_LINES);
+    const before = new Map([...scored.boards].map(([key, b]) => [key, [...b.order].map((idx) => b.detail!.values(idx))]));
+    expect([...before.values()].flat().length).toBeGreaterThan(5);
+    const packed = packDetails(scored);
+    for (const b of scored.boards.values()) expect(b.detail).toBeUndefined();
+    // as a worker thread receives them: the result cloned, the buffer handed over
+    const { result, details } = structuredClone({ result: scored, details: packed }, { transfer: [packed.counts.buffer] });
+    expect(packed.counts.length).toBe(0);
+    const back = attachDetails(result, details);
+    for (const [key, b] of back.boards) {
+      expect([...b.order].map((idx) => b.detail!.values(idx))).toEqual(before.get(key));
+      expect(b.detail!.values(-1)).toBeUndefined();
+    }
+    // the overall boards still name the result's own boards
+    for (const o of back.overall.values()) for (const b of o.board) expect(back.boards.get(`${b.country}/${b.industrySlug}`)).toBe(b);
+  });
+
+  it('refuse a result without details, and details of another number of boards', () => {
+    const scored = month(REG, '2026-04', APRIL_LINES);
+    const packed = packDetails(scored);
+    expect(() => packDetails(scored)).toThrow(/has no details to pack/);
+    const fewer = { ...scored, boards: new Map([...scored.boards].slice(1)) };
+    expect(() => attachDetails(fewer, packed)).toThrow(/packed details of 3 boards for 2/);
   });
 });
 

@@ -85,6 +85,68 @@ export class BoardDetail {
     }
     return { models: [scores.chatgpt, scores.googleAi, scores.perplexity], themes, ranked };
   }
+
+  /** Boards' details packed into one buffer ({@link packDetails}), in the boards' order. */
+  static pack(details: readonly BoardDetail[]): PackedDetails {
+    const counts = details.map((x) => x.#d);
+    const runs = counts.map((d) => [d.asked, d.perTheme, d.modelNamed, d.themeNamed, d.themeRank]);
+    const out = new Int32Array(runs.reduce((n, run) => n + run.reduce((m, a) => m + a.length, 0), 0));
+    let at = 0;
+    for (const run of runs)
+      for (const a of run) {
+        out.set(a, at);
+        at += a.length;
+      }
+    return { lists: counts.map((d) => [d.models, d.themes]), counts: out };
+  }
+
+  /** The details of `boards` (the ones {@link pack} was given, in its order) from their packed form; each row is the entry at that position of its board's order. */
+  static unpack(boards: readonly Board[], packed: PackedDetails): BoardDetail[] {
+    const { lists, counts } = packed;
+    if (lists.length !== boards.length) throw new Error(`packed details of ${lists.length} boards for ${boards.length}`);
+    let at = 0;
+    const take = (n: number) => counts.subarray(at, (at += n));
+    return boards.map((b, j) => {
+      const [models, themes] = lists[j]!;
+      const n = b.order.length, M = models.length, T = themes.length;
+      const rowOf = new Map<number, number>();
+      b.order.forEach((idx, r) => rowOf.set(idx, r));
+      return new BoardDetail({ rowOf, models, themes, asked: take(M), perTheme: take(T), modelNamed: take(n * M), themeNamed: take(n * T), themeRank: take(n * T) });
+    });
+  }
+}
+
+/**
+ * A month's board details in a form that a worker thread hands to another by transfer (a
+ * structured clone of a result carries none): per board, in the result's board order, its
+ * models and themes; and one buffer of integers, per board its combinations asked per
+ * model and per theme, and per entry its combinations named per model and per theme and
+ * its rank per theme. A past month is scored once, with its details, by the thread that
+ * reads its aggregate; its records job (build/month-files.ts) gets them so.
+ */
+export interface PackedDetails {
+  lists: [models: string[], themes: string[]][];
+  counts: Int32Array;
+}
+
+/** A result's board details packed ({@link PackedDetails}), and left out of the result. */
+export function packDetails(r: MonthResult): PackedDetails {
+  const boards = [...r.boards.values()];
+  const packed = BoardDetail.pack(
+    boards.map((b) => {
+      if (!b.detail) throw new Error(`the board ${b.country}/${b.industrySlug} of ${r.month} has no details to pack`);
+      return b.detail;
+    }),
+  );
+  for (const b of boards) delete b.detail;
+  return packed;
+}
+
+/** `r` (its boards given their details) with its boards' details from their packed form ({@link packDetails} of the same result). */
+export function attachDetails(r: MonthResult, packed: PackedDetails): MonthResult {
+  const boards = [...r.boards.values()];
+  BoardDetail.unpack(boards, packed).forEach((d, j) => (boards[j]!.detail = d));
+  return r;
 }
 
 /**
