@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, statSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync, type BigIntStats } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 const MAGIC = 'evi-cache-1';
@@ -141,17 +141,32 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
     const full = `${tmp}/${path}`;
     const parent = dirname(full);
     if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true });
+      mkdirSync(parent, { recursive: true });
       made.add(parent);
     }
-    await writeFile(full, bytes);
-    const st = statSync(full, { bigint: true });
-    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), stat: statKey(st) });
+    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), stat: statKey(writeNew(full, bytes)) });
   }
-  await writeFile(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
+  writeFileSync(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
   return entries;
+}
+
+/**
+ * Writes `bytes` to the file `path` and answers its identity once written, in one open (a
+ * folder entry's thousands of files). Synchronous, as the output's writes are
+ * (write-json.ts): the promise API's open, write, stat and close, each a round trip to
+ * libuv's thread pool, took ~0.1 s more CPU per 1,100 files of 20-70 KB (a month's
+ * leaderboards) in a scratch measurement, ~150-280 ms against ~80-125 ms.
+ */
+function writeNew(path: string, bytes: Uint8Array): BigIntStats {
+  const fd = openSync(path, 'w');
+  try {
+    for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+    return fstatSync(fd, { bigint: true });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A file's identity as the file system keeps it: a write in place changes the modification time, a replacement the inode. */
