@@ -12,7 +12,10 @@
  * (add --cpu-prof to profile). Each month's files go to a temporary folder, removed at the
  * end. The build's meta view is read from EVI_BENCH_REF/views/meta.json (the jobs need its
  * site origin and shard count); the months' results come from the cache, as in a build.
- * The months run in the order given, in one thread, as a month worker runs its jobs.
+ * The months run in the order given, in one thread, as a month worker runs its jobs. Each
+ * job reads its month's aggregate and scores it again with board details, as a build's
+ * job does when the scored month came from the cache; in a cold build the job gets the
+ * details its scoring packed instead (score-months.ts), so this times more than that.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

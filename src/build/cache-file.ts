@@ -156,8 +156,9 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
  * Writes `bytes` to the file `path` and answers its identity once written, in one open (a
  * folder entry's thousands of files). Synchronous, as the output's writes are
  * (write-json.ts): the promise API's open, write, stat and close, each a round trip to
- * libuv's thread pool, took ~0.1 s more CPU per 1,100 files of 20-70 KB (a month's
- * leaderboards) in a scratch measurement, ~150-280 ms against ~80-125 ms.
+ * libuv's thread pool, took more CPU for 1,100 files of 20-70 KB (a month's leaderboards)
+ * in a scratch measurement: 149-295 ms (median 241) against 76-224 ms (median 94); cold
+ * builds by hand, 55.2 s against 57.5 s (BENCHMARKS.md, "Build: a past month scored once").
  */
 function writeNew(path: string, bytes: Uint8Array): BigIntStats {
   const fd = openSync(path, 'w');

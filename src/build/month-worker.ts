@@ -21,8 +21,8 @@ parentPort!.on('message', async (job: MonthJob) => {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
     return;
   }
-  // A views job's garbage (its month's aggregate and scoring, its records and their
-  // texts) collected before the next job: the next one starts from a compact heap of
+  // A views job's garbage (its month's result and board details, or its aggregate
+  // scored again; its records and their texts) collected before the next job: the next one starts from a compact heap of
   // what stays (the months' history form and the kept history numbers; ~75 MiB live at
   // reference scale when the jobs kept history texts) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
   // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step"). Outside
