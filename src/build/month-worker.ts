@@ -22,12 +22,14 @@ parentPort!.on('message', async (job: MonthJob) => {
     return;
   }
   // A views job's garbage (its month's result and board details, or its aggregate
-  // scored again; its records and their texts) collected before the next job: the next one starts from a compact heap of
-  // what stays (the months' history form and the kept history numbers; ~75 MiB live at
-  // reference scale when the jobs kept history texts) instead of one V8 let grow to 300-400 MiB. Cold reference builds:
-  // the views phase's peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step"). Outside
-  // the job's try: the job is answered already, and a failed collection (only memory
-  // kept longer) must not send the pool a second answer for it.
+  // scored again; its records and their texts) collected before the next job: the next
+  // one starts from a compact heap of what stays (the months' history form and the kept
+  // history numbers; ~75 MiB live at reference scale when the jobs kept history texts)
+  // instead of one V8 let grow to 300-400 MiB. Cold reference builds: the views phase's
+  // peak ~1,510 -> ~1,345 MiB (BENCHMARKS.md, "Third step"); left out, now that a job
+  // makes records, it gained nothing measurable ("Build: a past month scored once").
+  // Outside the job's try: the job is answered already, and a failed collection (only
+  // memory kept longer) must not send the pool a second answer for it.
   if (job.views) {
     try {
       collectGarbage();

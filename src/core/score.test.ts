@@ -233,12 +233,17 @@ describe('board details packed for another thread (packDetails, attachDetails)',
     for (const o of back.overall.values()) for (const b of o.board) expect(back.boards.get(`${b.country}/${b.industrySlug}`)).toBe(b);
   });
 
-  it('refuse a result without details, and details of another number of boards', () => {
+  it('refuse a result without details, and details of other boards: another number of them, or of entries', () => {
     const scored = month(REG, '2026-04', APRIL_LINES);
     const packed = packDetails(scored);
     expect(() => packDetails(scored)).toThrow(/has no details to pack/);
     const fewer = { ...scored, boards: new Map([...scored.boards].slice(1)) };
     expect(() => attachDetails(fewer, packed)).toThrow(/packed details of 3 boards for 2/);
+    // one entry less on the first board: the packed integers no longer line up with the boards
+    const [head, ...rest] = [...scored.boards];
+    const [key, first] = head!;
+    const shorter = { ...scored, boards: new Map([[key, { ...first, order: first.order.subarray(1) }], ...rest]) };
+    expect(() => attachDetails(shorter, packed)).toThrow(/packed details of \d+ integers for boards of \d+/);
   });
 });
 

@@ -33,7 +33,10 @@ export interface Board {
   order: Int32Array;
   hits: Int32Array;
   mentions: Int32Array;
-  /** Current month only: per company index, the profile details (made when asked for). */
+  /**
+   * Per company index, the profile details (made when asked for): the current month's, and
+   * a past month's while its records job runs (attached from their packed form, {@link attachDetails}).
+   */
   detail?: BoardDetail;
 }
 
@@ -100,19 +103,25 @@ export class BoardDetail {
     return { lists: counts.map((d) => [d.models, d.themes]), counts: out };
   }
 
-  /** The details of `boards` (the ones {@link pack} was given, in its order) from their packed form; each row is the entry at that position of its board's order. */
+  /**
+   * The details of `boards` (the ones {@link pack} was given, in its order) from their
+   * packed form; each row is the entry at that position of its board's order. Details of
+   * other boards (another number of them, or of entries) are refused.
+   */
   static unpack(boards: readonly Board[], packed: PackedDetails): BoardDetail[] {
     const { lists, counts } = packed;
     if (lists.length !== boards.length) throw new Error(`packed details of ${lists.length} boards for ${boards.length}`);
     let at = 0;
     const take = (n: number) => counts.subarray(at, (at += n));
-    return boards.map((b, j) => {
+    const details = boards.map((b, j) => {
       const [models, themes] = lists[j]!;
       const n = b.order.length, M = models.length, T = themes.length;
       const rowOf = new Map<number, number>();
       b.order.forEach((idx, r) => rowOf.set(idx, r));
       return new BoardDetail({ rowOf, models, themes, asked: take(M), perTheme: take(T), modelNamed: take(n * M), themeNamed: take(n * T), themeRank: take(n * T) });
     });
+    if (at !== counts.length) throw new Error(`packed details of ${counts.length} integers for boards of ${at}`);
+    return details;
   }
 }
 
