@@ -7,7 +7,7 @@
  * either way, so the bytes cannot differ.
  */
 import type { Company, Registry } from '../core/registry.ts';
-import { attachDetails, scoreMonth, universes, type MonthResult, type PackedDetails } from '../core/score.ts';
+import { attachDetails, dropDetails, scoreMonth, universes, type MonthResult, type PackedDetails } from '../core/score.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { boardViews, type SiteInput } from '../core/views/build-views.ts';
 import { companyRecords, HistoryLists, identityOf, searchRankingOfRecord, type CompanyIdentity, type CompanyRecord, type RecordTables } from '../core/views/companies.ts';
@@ -151,8 +151,13 @@ export function historyOnly(r: MonthResult): MonthResult {
   return { month: r.month, boards, overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
 }
 
-/** The companies' pools of a registry, made once per thread. */
+/** The companies' pools of a registry, made once per thread (only a job that scores a month again needs them). */
 const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
+function poolsFor(reg: Registry): Map<string, Company[]> {
+  let pools = poolsOf.get(reg);
+  if (!pools) poolsOf.set(reg, (pools = universes(reg)));
+  return pools;
+}
 
 /**
  * The views' histories as text, kept from one views job to the next of the same context
@@ -173,11 +178,9 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     out.boards = { ...(await put(job.boards, files, info)), info };
   }
   if (job.views) {
-    let pools = poolsOf.get(reg);
-    if (!pools) poolsOf.set(reg, (pools = universes(reg)));
     if (memLog) log(memoryLine(`views job ${job.i} start`));
     const v = job.views;
-    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readAggregate(v.aggregate, log), pools, true);
+    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readAggregate(v.aggregate, log), poolsFor(reg), true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
     if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));
@@ -188,7 +191,7 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     if (memLog) log(memoryLine(`views ${detailed.month} records made`));
     out.views = await put(job.views, files.files());
     // Without worker threads the result is the build's own: its details go with the job.
-    if ('scored' in v) for (const b of detailed.boards.values()) delete b.detail;
+    if ('scored' in v) dropDetails(detailed);
     if (memLog) log(memoryLine(`views ${detailed.month} written`));
   }
   return out;

@@ -147,8 +147,13 @@ export function packDetails(r: MonthResult): PackedDetails {
       return b.detail;
     }),
   );
-  for (const b of boards) delete b.detail;
+  dropDetails(r);
   return packed;
+}
+
+/** Leaves the board details out of `r` (its boards keep their figures). */
+export function dropDetails(r: MonthResult): void {
+  for (const b of r.boards.values()) delete b.detail;
 }
 
 /** `r` (its boards given their details) with its boards' details from their packed form ({@link packDetails} of the same result). */
