@@ -1,20 +1,29 @@
-import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readCacheFolder, writeCacheFolder } from './cache-file.ts';
 import { pagesEntry } from './caches.ts';
-import { keepCompiled } from './integration.ts';
 import { moveDir } from './move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
-import { COMPANY_PARAM, COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, renderInWorkers, type RenderTotals } from './render-pages.ts';
+import { COMPANY_PARAM, COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, type RenderTotals } from './render-pages.ts';
+import type { CompileAnswer, CompileJob } from './compile-worker.ts';
+import { tsWorker } from './worker-pool.ts';
+import type { Worker } from 'node:worker_threads';
 
-async function sizeOf(dir: string): Promise<{ files: number; bytes: number }> {
+/**
+ * The files under `dir` and their bytes. Synchronous: the promise API's stat of each of a
+ * reference build's 10,762 page files, a round trip to libuv's thread pool each, took
+ * 1.1-1.8 s (1.0-1.4 s of CPU), against 0.14-0.16 s so (BENCHMARKS.md, "Build: the pages
+ * compiled in a thread of their own").
+ */
+function sizeOf(dir: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (e.isFile()) {
       files++;
-      bytes += (await stat(join(e.parentPath, e.name))).size;
+      bytes += statSync(join(e.parentPath, e.name)).size;
     }
   }
   return { files, bytes };
@@ -38,6 +47,46 @@ async function astroLock(root: string): Promise<() => Promise<void>> {
     // A holder whose refresh came late (a busy event loop) goes on: at worst two builds overlap, as without the lock.
     onCompromised: () => {},
   });
+}
+
+/** What the compile worker made: the recipe of the page workers, or null when they are off. */
+type Made = Extract<CompileAnswer, { made: unknown }>['made'];
+
+/**
+ * Astro's build of the pages (and, with `job.compiled`, the recipe of the page workers) on the
+ * compile worker (compile-worker.ts), a thread started from its bundle without tsx, which
+ * ends once it has answered; its environment is this thread's as it is now. One Astro build
+ * at a time in a project ({@link astroLock}). `stop` ends it early (a failed build).
+ */
+function compileInWorker(job: CompileJob): { done: Promise<Made>; stop: () => Promise<void> } {
+  let worker: Worker | null = null;
+  let stopped = false;
+  const done = astroLock(job.root).then(
+    (release) =>
+      new Promise<Made>((resolve, reject) => {
+        if (stopped) return reject(new Error('pages: the compile was stopped'));
+        const w = (worker = tsWorker('./compile-worker.ts', { workerData: job, env: { ...process.env } }, { packages: 'external' }));
+        let answered = false;
+        w.once('message', (msg: CompileAnswer) => {
+          answered = true;
+          void w.terminate();
+          if ('error' in msg) reject(new Error(msg.error));
+          else resolve(msg.made);
+        });
+        w.once('error', reject);
+        w.once('exit', (code) => {
+          if (!answered) reject(new Error(`pages: the compile worker exited with code ${code} before it answered`));
+        });
+      }).finally(release),
+  );
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await worker?.terminate();
+      await done.catch(() => {});
+    },
+  };
 }
 
 /** `EVI_PAGES_COMPILE=1`: compile the pages even when the cache holds them (and store the result again). */
@@ -94,6 +143,15 @@ export interface PagesStep {
    * `companiesReady` started the profiles); the build's thread joins them in `finish()`.
    */
   viewsReady(): void;
+  /**
+   * What the routes without parameters and the first page of each page worker route read
+   * is on disk: meta.json, the current month's views, leaderboards and static answers (the
+   * past months' files may still be under way). Without the compiled pages in the cache
+   * (and with the page workers on), Astro compiles the pages now, on the compile worker,
+   * beside the rest of the views step; `finish()` then renders every page from what it
+   * compiled, once the whole JSON tree is written, as on a cache hit.
+   */
+  compileEarly(): void;
   /** The whole JSON tree is written: renders the rest, joins the tree to the pages in `outDir`. */
   finish(): Promise<PagesWritten>;
   /** The build failed: ends the page workers and removes the step's folders. */
@@ -121,9 +179,12 @@ export async function buildPages(opts: PagesOptions): Promise<PagesWritten> {
  * client assets and public files are restored at once, the profiles and leaderboards
  * are rendered from the modules by the page workers as soon as their views are written
  * (`viewsReady`), and every route without parameters once the whole JSON tree is there
- * (`finish`: the API docs call the handler over it). Otherwise (`finish`) Astro builds
- * `src/pages` into `outDir`, then the page workers (render-pages.ts) render the profiles
- * and leaderboards unless `EVI_PAGE_WORKERS=0`, and what Astro compiled is stored in the
+ * (`finish`: the API docs call the handler over it). Otherwise Astro builds `src/pages`
+ * into `outDir` on the compile worker (compile-worker.ts, a thread without tsx): from
+ * `compileEarly` on, beside the rest of the views step, after which `finish` renders every
+ * page from what it compiled, as on a hit; or in `finish`, after which the page workers
+ * (render-pages.ts) render the profiles and leaderboards but the first of each, which Astro
+ * rendered (all of them with `EVI_PAGE_WORKERS=0`). What Astro compiled is stored in the
  * cache. Pages read the views from `viewsDir`. The JSON tree in `jsonDir` (views, static
  * API answers, host files, written beforehand by the build's JsonWriter) then joins the
  * pages, one rename per top-level entry instead of one Astro route per file.
@@ -167,9 +228,9 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   }
   let pool: PagePool | null = null;
   let t1 = 0;
-  const logWorkers = (done: RenderTotals, mainFirst: boolean) => {
+  const logWorkers = (done: RenderTotals) => {
     const cpu = done.cpu.map((c, i) => (c === null ? '?' : `${c.toFixed(1)} s (sys ${done.sys[i]!.toFixed(1)})`)).join(', ');
-    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each rendering thread${mainFirst ? ' (main first)' : ' (worker threads)'}: ${cpu}`);
+    log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each rendering thread (worker threads): ${cpu}`);
   };
 
   /** Joins the JSON tree to the pages and moves them to `outDir`. */
@@ -189,6 +250,24 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     waiting = waiting.filter((r) => !ready(r.component));
     step.prepare();
     pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: now.map((r) => ({ ...r, from: 0 })) });
+  };
+
+  /** The compile under way or done (compileEarly, or finish), and when it started. */
+  let compile: { run: ReturnType<typeof compileInWorker>; t0: number; t1: number; early: boolean } | null = null;
+  const startCompile = (early: boolean) => {
+    const c = (compile = { t0: performance.now(), t1: 0, early, run: compileInWorker({ root: opts.root, outDir: inside, compiled: workers > 0 ? compiled : null, workerRoutes: WORKER_ROUTES, siteUrl: opts.siteUrl, verbose }) });
+    c.run.done.then(
+      () => (c.t1 = performance.now()),
+      () => {}, // awaited in finish
+    );
+    return c;
+  };
+  /** The compile's answer, logged. */
+  const answerOf = async (c: NonNullable<typeof compile>): Promise<Made> => {
+    const made = await c.run.done;
+    log(`pages: astro build ${((c.t1 - c.t0) / 1000).toFixed(1)} s wall, on a thread of its own${c.early ? `, beside the views step (done ${((performance.now() - c.t1) / 1000).toFixed(1)} s before it)` : ''}${entry ? ' (compiled pages not in the cache)' : ''}`);
+    if (entry && made && !made.recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
+    return made;
   };
 
   const step: PagesStep = {
@@ -216,6 +295,11 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     viewsReady() {
       start(() => true);
     },
+    compileEarly() {
+      if (hit || compile || workers === 0) return;
+      log('pages: Astro compiles the pages beside the views step');
+      startCompile(true);
+    },
     async finish() {
       try {
         if (hit) {
@@ -225,41 +309,50 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           log(`pages: compiled pages from the cache (${entry!.path})`);
           pool!.grow(1);
           pool!.statics({ serverDir: compiled, recipe: recipe!, outDir: inside });
-          const done = await pool!.join(false);
-          logWorkers(done, false);
+          const done = await pool!.join();
+          logWorkers(done);
           await join_();
           // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
           return { files: restored.files + done.pages, bytes: restored.bytes + done.bytes, compiled: false };
         }
-        const t0 = performance.now();
-        // Loaded only for a compile: Astro's build pulls in Vite and its compiler (tens of MiB a cache hit does without).
-        const { build } = await import('astro');
-        const release = await astroLock(opts.root);
-        try {
-          await build({
-            root: opts.root,
-            outDir: inside,
-            site: opts.siteUrl,
-            logLevel: verbose ? 'info' : 'warn',
-            integrations: workers > 0 ? [keepCompiled({ to: compiled })] : [],
-          });
-        } finally {
-          await release();
+        let made: Made = null;
+        if (compile?.early) {
+          made = await answerOf(compile);
+          // Astro rendered the routes without parameters while the past months' files were
+          // still being written: every page is rendered again from what it compiled, now
+          // that the whole JSON tree is there, as on a cache hit (the same bytes).
+          if (made?.recipe) {
+            t1 = performance.now();
+            const rendering = (pool = new PagePool(workers));
+            rendering.statics({ serverDir: compiled, recipe: made.recipe, outDir: inside });
+            rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 0 })) });
+            logWorkers(await rendering.join());
+          } else {
+            // No recipe (a route the container cannot render as Astro does): Astro's pages
+            // are all there is, so Astro builds them again over the whole JSON tree.
+            log('pages: no recipe from the early compile; Astro builds the pages again');
+            await rm(compiled, { recursive: true, force: true });
+            compile = null;
+          }
         }
-        log(`pages: astro build ${((performance.now() - t0) / 1000).toFixed(1)} s wall${entry ? ' (compiled pages not in the cache)' : ''}`);
-        const { makeRecipe } = await import('./render-share.ts');
-        let made: Awaited<ReturnType<typeof makeRecipe>> | null = null;
-        if (workers > 0) {
-          made = await makeRecipe(compiled, inside, WORKER_ROUTES);
-          if (entry && !made.recipe) log(`pages: the compiled pages are not kept in the cache: ${made.why}`);
-          t1 = performance.now();
-          logWorkers(await renderInWorkers({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })), workers }), true);
+        if (!compile) {
+          const c = startCompile(false);
+          // The page worker threads start (and load Astro's runtime from their bundle) beside
+          // the compile, which keeps about one core busy. Worker threads only: this thread has
+          // not loaded Astro's modules, which through tsx's hooks would take ~2 s of CPU.
+          const rendering = workers > 0 ? (pool = new PagePool(workers)) : null;
+          made = await answerOf(c);
+          if (made && rendering) {
+            t1 = performance.now();
+            rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })) });
+            logWorkers(await rendering.join());
+          }
         }
         // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
         for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
         if (entry && made?.recipe) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, made.recipe));
         // Counted before the JSON joins: the caller counts that itself.
-        const pages = await sizeOf(inside);
+        const pages = sizeOf(inside);
         await join_();
         return { ...pages, compiled: true };
       } finally {
@@ -267,6 +360,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       }
     },
     async abort() {
+      await compile?.run.stop();
       await pool?.stop();
       await clean();
     },

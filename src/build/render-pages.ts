@@ -63,23 +63,6 @@ const sum = (all: RenderDone[]): RenderDone => ({
   sys: all.some((d) => d.sys === null) ? null : all.reduce((n, d) => n + d.sys!, 0),
 });
 
-/**
- * Renders the pages of each route in `routes` from its path `from` on (1 when Astro's
- * pipeline wrote the first) into `outDir`, on `workers - 1` worker threads and this thread
- * (idle otherwise, and it has the compiled modules' dependencies loaded already): a
- * {@link PagePool} started and joined at once.
- */
-export async function renderInWorkers(opts: Omit<RenderJob, 'worker' | 'workers'> & { workers: number }): Promise<RenderTotals> {
-  const { workers, ...job } = opts;
-  const pool = new PagePool(workers - 1);
-  try {
-    pool.render(job);
-    return await pool.join();
-  } finally {
-    await pool.stop();
-  }
-}
-
 /** Shares a page job is cut into for each thread rendering it ({@link PagePool}): small enough that the threads end together. */
 const SHARES_PER_THREAD = 8;
 /** Shares a worker thread holds beyond the one it renders while the build's thread does other work ({@link PagePool}). */
@@ -87,13 +70,14 @@ const SHARES_AHEAD = 1;
 
 /**
  * Page workers (on a cache hit of the compiled pages build-pages.ts starts them beside
- * the end of the views step; after a compile, {@link renderInWorkers}). `render` cuts the job
- * into shares (every n-th path of each route, as render-share.ts takes them) and hands
- * them out as the threads take them (a worker thread holds one ahead of the one it
- * renders): the `threads` worker threads start at once; from `join()` on, once its own
- * work is done, the build's thread takes shares too (after a compile), or one more worker
- * thread started then (`grow`) takes them in its place (a cache hit), so that all end
- * together whichever started first.
+ * the end of the views step; after a compile, beside it). `render` cuts the job into shares
+ * (every n-th path of each route, as render-share.ts takes them) and hands them out as the
+ * threads take them (a worker thread holds one ahead of the one it renders): the `threads`
+ * worker threads start at once; on a cache hit, one more worker thread started at the end
+ * of the views step (`grow`) takes shares in the build's thread's place, so that all end
+ * together whichever started first. The build's thread renders none: it runs the build
+ * through tsx, whose hooks would load Astro's container and the compiled modules at ~2 s of
+ * CPU, where a worker thread loads them from its bundle.
  */
 export class PagePool {
   readonly #workers: Worker[] = [];
@@ -106,8 +90,6 @@ export class PagePool {
   #ahead = SHARES_AHEAD;
   /** Per worker thread, the shares it reported. */
   #results: RenderDone[][] = [];
-  /** This thread's shares. */
-  #own: RenderDone[] = [];
   #error: Error | null = null;
   #settled: (() => void)[] = [];
 
@@ -165,25 +147,14 @@ export class PagePool {
     this.#workers.forEach((_, i) => this.#fill(i));
   }
 
-  /**
-   * Waits until every job is rendered; the totals by thread (this one first when it
-   * rendered). `own`: this thread takes shares too until none is left (after a compile,
-   * where it has Astro's modules loaded); otherwise only the worker threads do (a cache hit,
-   * where build-pages.ts starts one more in its place: this thread, which runs the build
-   * through tsx, would load Astro's container through tsx's hooks, ~2 s of CPU, where a
-   * worker thread loads it from its bundle).
-   */
-  async join(own = true): Promise<RenderTotals> {
+  /** Waits until every job is rendered by the worker threads; the totals by thread. */
+  async join(): Promise<RenderTotals> {
     // From now on this thread reads the reports at once: a share held ahead would only
     // keep the last shares from the thread that asks next, so that the threads would not end together.
     this.#ahead = 0;
-    if (own) {
-      const { renderPageJob } = await import('./render-share.ts');
-      for (let job = this.#queue.shift(); job && !this.#error; job = this.#queue.shift()) this.#own.push(await renderPageJob(job));
-    }
     while ((this.#queue.length > 0 || this.#sent.some((n) => n > 0)) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
     if (this.#error) throw this.#error;
-    return totals([...(own ? [this.#own] : []), ...this.#results].map(sum));
+    return totals(this.#results.map(sum));
   }
 
   async stop(): Promise<void> {

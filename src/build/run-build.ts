@@ -183,7 +183,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       started = true;
       pages!.companiesWritten(slugs);
     };
-    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
+    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), staticsReady: () => pages.compileEarly(), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
     report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk now: let the month results go before Astro's
     // own memory peak (hundreds of MiB at reference scale).

@@ -63,6 +63,12 @@ export interface SiteParts {
    * before `companiesReady` (a monthly build: the profiles' pages start beside these views).
    */
   companiesWritten?: (slugs: string[]) => void;
+  /**
+   * Called once meta.json, the current month's views, leaderboards, changelog, search index
+   * and static answers are on disk, while the past months' files may still be written by
+   * the month jobs: what the pages' routes without parameters read.
+   */
+  staticsReady?: () => void;
   log: (line: string) => void;
 }
 
@@ -202,6 +208,10 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // of heap and ~135 MiB of buffers before, ~110 and ~45 after): collected now, while the
   // month jobs (a cold build's views) still run beside, instead of kept through their peak.
   if (!monthsDone) collectGarbage();
+  if (parts.staticsReady) {
+    await queue.flush();
+    parts.staticsReady();
+  }
   const done = await months;
   pagesMayStart();
   log(`  ${done.boards.toLocaleString('en-US')} leaderboards and ${results.length} CSV downloads, ${(boardsOut.bytes / 1048576).toFixed(1)} MiB (${done.boardsFromCache} of ${results.length} months from the cache)`);
