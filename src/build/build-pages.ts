@@ -15,7 +15,7 @@ import type { Worker } from 'node:worker_threads';
  * The files under `dir` and their bytes. Synchronous: the promise API's stat of each of a
  * reference build's 10,762 page files, a round trip to libuv's thread pool each, took
  * 1.1-1.8 s (1.0-1.4 s of CPU), against 0.14-0.16 s so (BENCHMARKS.md, "Build: the pages
- * compiled in a thread of their own").
+ * compiled on a thread of their own").
  */
 function sizeOf(dir: string): { files: number; bytes: number } {
   let files = 0;

@@ -5,7 +5,7 @@
  * `makeRecipe`). It answers once and ends: Astro's compiler and Vite (~280 MiB at their
  * peak) go with its heap. In the build's thread, through tsx's hooks, the same build took
  * ~1 s longer and ~1.5 s more CPU, and ~600 MiB of RSS against ~320 MiB alone
- * (BENCHMARKS.md, "Build: the pages compiled in a thread of their own").
+ * (BENCHMARKS.md, "Build: the pages compiled on a thread of their own").
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { keepCompiled } from './integration.ts';
