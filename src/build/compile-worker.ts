@@ -23,6 +23,9 @@ export interface CompileJob {
   verbose: boolean;
 }
 
+/** Tests only: `1` makes the compile answer no recipe (the build then keeps Astro's pages and no cache entry). */
+export const NO_RECIPE_ENV = 'EVI_PAGES_NO_RECIPE';
+
 export type CompileAnswer = { made: Awaited<ReturnType<typeof makeRecipe>> | null } | { error: string };
 
 const job = workerData as CompileJob;
@@ -36,7 +39,9 @@ try {
     logLevel: job.verbose ? 'info' : 'warn',
     integrations: job.compiled ? [keepCompiled({ to: job.compiled })] : [],
   });
-  const made = job.compiled ? await makeRecipe(job.compiled, job.outDir, job.workerRoutes) : null;
+  let made = job.compiled ? await makeRecipe(job.compiled, job.outDir, job.workerRoutes) : null;
+  // Tests: the compile answers no recipe, as for a route the container cannot render as Astro does.
+  if (made && process.env[NO_RECIPE_ENV] === '1') made = { ...made, recipe: null, why: `${NO_RECIPE_ENV}=1` };
   parentPort!.postMessage({ made } satisfies CompileAnswer);
 } catch (e) {
   parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies CompileAnswer);
