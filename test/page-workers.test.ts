@@ -33,8 +33,10 @@ function files(dir: string, ext = ''): string[] {
 
 function pagesStep(from: string, out: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-pages.ts', from, out], { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-pages.ts', from, out], { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
+    // Astro's own log (EVI_ASTRO_LOG=1) goes to stdout.
+    child.stdout.on('data', (b: Buffer) => (log += b));
     child.stderr.on('data', (b: Buffer) => (log += b));
     child.on('error', fail);
     child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`pages step failed (exit ${code}):\n${log.slice(-4000)}`))));
@@ -45,7 +47,8 @@ beforeAll(async () => {
   dist = await buildSite();
   mkdirSync(scratch, { recursive: true });
   await pagesStep(dist, astroOnly, { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' });
-  logs.miss = await pagesStep(dist, join(scratch, 'miss'), { EVI_CACHE_DIR: cache });
+  // Astro's own log on (EVI_ASTRO_LOG): how many pages its pipeline rendered.
+  logs.miss = await pagesStep(dist, join(scratch, 'miss'), { EVI_CACHE_DIR: cache, EVI_ASTRO_LOG: '1' });
   logs.hit = await pagesStep(dist, join(scratch, 'hit'), { EVI_CACHE_DIR: cache });
 }, 600_000);
 
@@ -83,6 +86,13 @@ describe('compiled pages in the build cache', () => {
     expect(logs.miss).toMatch(/pages step \(compiled\)/);
     expect(logs.hit).toMatch(/pages step \(compiled pages from the cache\)/);
     expect(logs.hit).not.toMatch(/astro build/);
+    // The compile (on its own thread, the page worker threads started beside it) rendered
+    // only the routes without parameters and the first page of each worker route: the page
+    // workers render the rest.
+    const built = /\[build\] (\d+) page\(s\) built/.exec(logs.miss ?? '');
+    expect(built, 'Astro reports the pages it built').not.toBeNull();
+    expect(Number(built![1])).toBeLessThan(20);
+    expect(logs.miss).toMatch(/pages: page workers: \d+ pages in \d+ workers/);
     const all = files(astroOnly);
     // Every output of the step: pages, endpoints, 404, client assets, public files.
     for (const f of ['index.html', '404.html', 'search/index.html', 'api-docs/index.html', 'llms.txt', 'llms-full.txt', 'robots.txt', 'sitemap.xml', 'favicon.ico']) expect(all).toContain(f);

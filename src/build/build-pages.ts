@@ -55,17 +55,21 @@ type Made = Extract<CompileAnswer, { made: unknown }>['made'];
 /**
  * Astro's build of the pages (and, with `job.compiled`, the recipe of the page workers) on the
  * compile worker (compile-worker.ts), a thread started from its bundle without tsx, which
- * ends once it has answered; its environment is this thread's as it is now. One Astro build
- * at a time in a project ({@link astroLock}). `stop` ends it early (a failed build).
+ * ends once it has answered. Its environment is this thread's as it is at the call (not
+ * once the lock is taken: a PagePool made meanwhile sets IN_WORKERS_ENV for its own
+ * threads), with IN_WORKERS_ENV saying whether the page workers render the routes with
+ * parameters (then Astro renders only their first page). One Astro build at a time in a
+ * project ({@link astroLock}). `stop` ends it early (a failed build).
  */
 function compileInWorker(job: CompileJob): { done: Promise<Made>; stop: () => Promise<void> } {
+  const env = { ...process.env, [IN_WORKERS_ENV]: job.compiled ? '1' : '0' };
   let worker: Worker | null = null;
   let stopped = false;
   const done = astroLock(job.root).then(
     (release) =>
       new Promise<Made>((resolve, reject) => {
         if (stopped) return reject(new Error('pages: the compile was stopped'));
-        const w = (worker = tsWorker('./compile-worker.ts', { workerData: job, env: { ...process.env } }, { packages: 'external' }));
+        const w = (worker = tsWorker('./compile-worker.ts', { workerData: job, env }, { packages: 'external' }));
         let answered = false;
         w.once('message', (msg: CompileAnswer) => {
           answered = true;
