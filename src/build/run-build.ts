@@ -183,18 +183,21 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       started = true;
       pages!.companiesWritten(slugs);
     };
-    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), staticsReady: () => pages.compileEarly(), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
+    // Without the compiled pages in the cache, Astro compiles them (on a thread of its own)
+    // once what the pages without parameters read is written (`staticsReady`), beside the
+    // rest of the views step.
+    const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit ? {} : { staticsReady: () => pages.compileEarly() }), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
     report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
-    // Everything the pages need is on disk now: let the month results go before Astro's
-    // own memory peak (hundreds of MiB at reference scale).
+    // Everything the pages need is on disk now: let the month results go before the pages
+    // are rendered (and compiled, when the compile did not start beside the views step).
     results.length = 0;
     details.length = 0;
 
     if (pages) {
       // On a cache hit a page worker renders already (beside the views step's tail), else
-      // Astro compiles first and then page workers render beside this thread; either way
-      // this thread's heap, at its largest after the views step and now mostly garbage, is
-      // collected at once before this thread renders its own pages, instead of whenever
+      // the page workers render once Astro's compile (on its own thread) has answered;
+      // either way this thread's heap, at its largest after the views step and now mostly
+      // garbage, is collected at once before the page workers' heaps grow, instead of whenever
       // V8's growth heuristics (set by that largest heap) call for it: so that the heaps'
       // peaks do not add up (a cold reference build's pages phase: BENCHMARKS).
       collectGarbage();
