@@ -274,10 +274,25 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     return made;
   };
 
+  /**
+   * The end of a compiled pages step: Astro's content-layer manifests removed (they land in a
+   * custom outDir; a static site does not need them), the compiled pages stored in the cache
+   * with their recipe, the pages counted (before the JSON joins: the caller counts that
+   * itself) and joined to the tree.
+   */
+  const compiledEnd = async (made: PagesRecipe | null): Promise<PagesWritten> => {
+    for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
+    if (entry && made) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, made));
+    const pages = sizeOf(inside);
+    await join_();
+    return { ...pages, compiled: true };
+  };
+
   const step: PagesStep = {
     hit: hit !== null,
     prepare() {
-      if (!hit || pool) return;
+      // The compiled pages from the cache (or, in `finish`, from an early compile).
+      if (!recipe || pool) return;
       t1 = performance.now();
       pool = new PagePool(workers - 1);
       pool.warm({ serverDir: compiled, manifest: recipe!.manifest, routes: recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 })) });
@@ -306,31 +321,14 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     },
     async finish() {
       try {
-        if (hit) {
-          // The routes without parameters (the API docs read the whole JSON tree) to the first
-          // worker thread free, and one more worker thread takes shares in this thread's place.
-          step.viewsReady();
-          log(`pages: compiled pages from the cache (${entry!.path})`);
-          pool!.grow(1);
-          pool!.statics({ serverDir: compiled, recipe: recipe!, outDir: inside });
-          const done = await pool!.join();
-          logWorkers(done);
-          await join_();
-          // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
-          return { files: restored.files + done.pages, bytes: restored.bytes + done.bytes, compiled: false };
-        }
-        let made: Made = null;
         if (compile?.early) {
-          made = await answerOf(compile);
-          // Astro rendered the routes without parameters while the past months' files were
-          // still being written: every page is rendered again from what it compiled, now
-          // that the whole JSON tree is there, as on a cache hit (the same bytes).
+          const made = await answerOf(compile);
           if (made?.recipe) {
-            t1 = performance.now();
-            const rendering = (pool = new PagePool(workers));
-            rendering.statics({ serverDir: compiled, recipe: made.recipe, outDir: inside });
-            rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 0 })) });
-            logWorkers(await rendering.join());
+            // Astro rendered the routes without parameters while the past months' files were
+            // still being written: every page is rendered from what it compiled, now that the
+            // whole JSON tree is there, as on a cache hit (the same bytes).
+            recipe = made.recipe;
+            waiting = recipe.routes.filter((r) => r.out === null);
           } else {
             // No recipe (a route the container cannot render as Astro does): Astro's pages
             // are all there is, so Astro builds them again over the whole JSON tree.
@@ -339,26 +337,33 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
             compile = null;
           }
         }
-        if (!compile) {
-          const c = startCompile(false);
-          // The page worker threads start (and load Astro's runtime from their bundle) beside
-          // the compile, which keeps about one core busy. Worker threads only: this thread has
-          // not loaded Astro's modules, which through tsx's hooks would take ~2 s of CPU.
-          const rendering = workers > 0 ? (pool = new PagePool(workers)) : null;
-          made = await answerOf(c);
-          if (made && rendering) {
-            t1 = performance.now();
-            rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })) });
-            logWorkers(await rendering.join());
-          }
+        if (recipe) {
+          // A cache hit, or an early compile. The routes without parameters (the API docs read
+          // the whole JSON tree) to the first worker thread free, and one more worker thread
+          // takes shares in this thread's place.
+          step.viewsReady();
+          if (hit) log(`pages: compiled pages from the cache (${entry!.path})`);
+          pool!.grow(1);
+          pool!.statics({ serverDir: compiled, recipe, outDir: inside });
+          const done = await pool!.join();
+          logWorkers(done);
+          if (!hit) return await compiledEnd(recipe);
+          await join_();
+          // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
+          return { files: restored.files + done.pages, bytes: restored.bytes + done.bytes, compiled: false };
         }
-        // Astro's content-layer manifests land in a custom outDir; a static site does not need them.
-        for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
-        if (entry && made?.recipe) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, made.recipe));
-        // Counted before the JSON joins: the caller counts that itself.
-        const pages = sizeOf(inside);
-        await join_();
-        return { ...pages, compiled: true };
+        const c = startCompile(false);
+        // The page worker threads start (and load Astro's runtime from their bundle) beside
+        // the compile, which keeps about one core busy. Worker threads only: this thread has
+        // not loaded Astro's modules, which through tsx's hooks would take ~2 s of CPU.
+        const rendering = workers > 0 ? (pool = new PagePool(workers)) : null;
+        const made = await answerOf(c);
+        if (made && rendering) {
+          t1 = performance.now();
+          rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })) });
+          logWorkers(await rendering.join());
+        }
+        return await compiledEnd(made?.recipe ?? null);
       } finally {
         await step.abort();
       }
