@@ -62,6 +62,11 @@ const ISSUE_DUCKDB_SECONDS = 32;
 
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const mib = (kib: number) => `${fmt(kib / 1024)} MiB`;
+/** The median of `xs` (the mean of the two middle values of an even count). */
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+}
 const secs = (s: number) => (s >= 100 ? `${fmt(s)} s` : `${fmt(s, 1)} s`);
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const stamp = () => new Date().toISOString().slice(11, 19);
@@ -364,8 +369,7 @@ try {
     duckAggSeconds.push(d.seconds);
   }
   const ratios = pairs.map((p) => p.ours / p.duck);
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const medianRatio = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+  const medianRatio = median(ratios);
   const duckIngest = await duck(workers, 'ingest');
   const firstFiles = data.coldMonths.slice(0, Math.min(t1Months, params.months)).map((mo) => join(data.coldDir, 'mentions', `${mo}.csv.gz`));
   const duckIngest1 = workers !== 1 ? await duck(1, 'ingest') : null;
@@ -428,8 +432,7 @@ try {
   // from one session to the next): rows beside the targets, not in their place.
   // With several runs of DuckDB's same aggregation (EVI_BENCH_INGEST_PAIRS), their median: one
   // run alone has been 18% slower than the four after it in the same minutes (13:28 UTC, 2026-11-28).
-  const byTime = [...duckAggSeconds].sort((a, b) => a - b);
-  const duckSeconds = (byTime[(byTime.length - 1) >> 1]! + byTime[byTime.length >> 1]!) / 2;
+  const duckSeconds = median(duckAggSeconds);
   const duckWhat = duckAggSeconds.length > 1 ? `the median of its ${duckAggSeconds.length} runs in this run, ${secs(duckSeconds)} (${duckAggSeconds.map((x) => secs(x)).join(', ')})` : `${secs(duckSeconds)} in this run`;
   const speed = duckSeconds / ISSUE_DUCKDB_SECONDS;
   const scaled = (r: BuildRun, target: number, what: string): Target => ({
