@@ -334,7 +334,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
             // are all there is, so Astro builds them again over the whole JSON tree.
             log('pages: no recipe from the early compile; Astro builds the pages again');
             await rm(compiled, { recursive: true, force: true });
-            compile = null;
           }
         }
         if (recipe) {
