@@ -33,6 +33,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
 import { releasesDir } from '../src/build/release.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
 import { linkTree } from './lib/link-tree.ts';
@@ -205,7 +206,7 @@ try {
     let pagesTimer: NodeJS.Timeout | undefined;
     let pagesKilled = false;
     const from = performance.now();
-    const m = await measure(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    const m = await measure(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: repo,
       env: childEnv,
       phaseOf,
@@ -490,7 +491,7 @@ try {
     '',
     `Machine: ${machine.nproc} CPUs (\`nproc\`), ${machine.cpu}, ${machine.ramGiB.toFixed(1)} GiB RAM, Node ${machine.node}. ${busy ? 'The 1-minute load went above the CPU count during the runs: a build keeps two or three threads busy itself, and other jobs, if any ran, are not told apart from them; ' : 'Nothing else ran on the machine during the run (the load below is the builds\' own); '}load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run.${busy ? ' With a load above the CPU count, a wall time includes time spent waiting for a core.' : ''}`,
     '',
-    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}, from the cold build's cache and output: ${incAll.length > 1 ? `the one with pages ${incAll.length} times (EVI_BENCH_INC_RUNS), the first from the cold build's own, the others each from a hard-linked snapshot of both, taken before the first; the table gives the run of the median wall` : 'the one with pages once (EVI_BENCH_INC_RUNS=1)'}; the one with EVI_PAGES=0 from another snapshot of the cache, into a new output. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node --import tsx scripts/build.ts\` child processes with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set, each started after \`sync\` (the disk's write-back of the run before done, as before an operator's monthly build); peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
+    `Data: \`scripts/lib/mentions-gen.ts\` at the reference preset's parameters (${fmt(params.companies)} companies, 32 industries × 23 countries, ${fmt(params.rowsPerMonth)} rows/month, seed ${params.seed}), generated for ${params.months + 1} months from ${params.firstMonth}: the cold build reads the first ${params.months} (${data.coldMonths[0]}…${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(cold.rowsTotal)} rows, ${fmt(data.coldBytes / 2 ** 20, 1)} MiB of .csv.gz), the incremental build adds ${data.nextMonth}, from the cold build's cache and output: ${incAll.length > 1 ? `the one with pages ${incAll.length} times (EVI_BENCH_INC_RUNS), the first from the cold build's own, the others each from a hard-linked snapshot of both, taken before the first; the table gives the run of the median wall` : 'the one with pages once (EVI_BENCH_INC_RUNS=1)'}; the one with EVI_PAGES=0 from another snapshot of the cache, into a new output. Generation: ${secs(data.generationSeconds)}${data.reused ? ' (an earlier run; reused)' : ''}. Builds run as \`node ${BUILD_NODE_ARGS.join(' ')}\` child processes (as \`npm run build\`) with ${workers} parser workers (the default min(cores, 4)), SOURCE_DATE_EPOCH set, each started after \`sync\` (the disk's write-back of the run before done, as before an operator's monthly build); peak RSS from \`${cold.m.rssSource}\` (worker threads included), rows/s = rows parsed / ingest phase (from "Reading" to "Scoring and ranking" in the build's log: hashing, parsing, cache writes).`,
     '',
     '| run | wall | peak RSS | ingest | written | CPU | load |',
     '|---|---|---|---|---|---|---|',
@@ -542,7 +543,7 @@ try {
   const ingestMd: string[] = [
     '## Build: ingest',
     '',
-    `Command: \`EVI_BENCH_ONLY=ingest npm run bench:build\` (\`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}. Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, **shared**: load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. Our builds run as \`node --import tsx scripts/build.ts\` (EVI_PAGES=0, SOURCE_DATE_EPOCH set, each started after \`sync\`), stopped once their log reaches "Scoring and ranking"; rows/s = rows parsed / the ingest phase ("Reading" to "Scoring and ranking": hashing, parsing, cache writes). DuckDB: \`node --import tsx bench/lib/duckdb-aggregate.ts DATA_DIR THREADS aggregate|ingest BATCH [FILES]\`, rows/s over its SQL time.`,
+    `Command: \`EVI_BENCH_ONLY=ingest npm run bench:build\` (\`EVI_BENCH_DATA=DIR\` keeps and reuses the generated data). Run ${date}, ${code}. Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node}, **shared**: load average (1/5/15 min) ${loads[0]!.load} at the start, ${loads[loads.length - 1]!.load} at the end; the table gives the mean 1-minute load during each run. Our builds run as \`node ${BUILD_NODE_ARGS.join(' ')}\` (EVI_PAGES=0, SOURCE_DATE_EPOCH set, each started after \`sync\`), stopped once their log reaches "Scoring and ranking"; rows/s = rows parsed / the ingest phase ("Reading" to "Scoring and ranking": hashing, parsing, cache writes). DuckDB: \`node --import tsx bench/lib/duckdb-aggregate.ts DATA_DIR THREADS aggregate|ingest BATCH [FILES]\`, rows/s over its SQL time.`,
     '',
     '| run | rows | seconds | rows/s | load |',
     '|---|---|---|---|---|',

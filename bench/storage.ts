@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
 
 const repo = resolve(import.meta.dirname, '..');
@@ -41,7 +42,7 @@ function walk(dir: string, base = dir, out = { files: 0, bytes: 0, max: { path: 
 
 function build(dataDir: string, outDir: string, cacheDir: string): number {
   const t0 = performance.now();
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+  execFileSync(process.execPath, [...BUILD_NODE_ARGS], {
     cwd: repo,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, EVI_DATA_DIR: dataDir, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheDir, EVI_PAGES: '0', SOURCE_DATE_EPOCH: '1793491200', EVI_ACCEPT_DROP: '' },

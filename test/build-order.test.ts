@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, buildSite } from './lib/build-once.ts';
+import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
 
 let dist: string;
 let tmp: string;
@@ -27,7 +28,7 @@ function files(dir: string): string[] {
 
 function build(env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: ROOT,
       env: { ...process.env, SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

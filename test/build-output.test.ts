@@ -1,5 +1,5 @@
 /**
- * The build as the operator runs it (`tsx scripts/build.ts`, pages included):
+ * The build as the operator runs it (`npm run build`: BUILD_NODE_ARGS, pages included):
  * reproducible to the byte, atomic on failure, incremental through the cache.
  */
 import { execFile } from 'node:child_process';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
@@ -16,7 +17,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function build(env: Record<string, string>) {
   try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    const r = await run(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: root,
       env: { ...process.env, SOURCE_DATE_EPOCH: '1790000000', SITE_URL: 'https://evi.example', ...env },
       maxBuffer: 64 * 1024 * 1024,

@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
 import { STATIC_NOTE, staticRewrites } from '../src/api/endpoints.ts';
+import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
 import { HeadersHandler } from '@netlify/headers';
 import { RedirectsHandler } from '@netlify/redirects';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
@@ -31,7 +32,7 @@ let index: IndexResponse;
 
 function build(siteUrl: string): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn('npx', ['tsx', 'scripts/build.ts'], {
+    const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: root,
       env: { ...process.env, EVI_DEPLOY: 'static', EVI_DATA_DIR: 'test/fixtures/basic', EVI_OUT_DIR: dist, EVI_CACHE_DIR: 'off', SITE_URL: siteUrl, SOURCE_DATE_EPOCH: '1790000000' },
       stdio: ['ignore', 'pipe', 'pipe'],

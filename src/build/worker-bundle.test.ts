@@ -101,7 +101,7 @@ describe('worker bundles', () => {
     expect({ ...(fromWorker as object), seconds: 0 }).toEqual({ ...here, seconds: 0 });
   });
 
-  it('leave out the options that load modules ahead, and keep the others', () => {
-    expect(execArgvWithoutLoaders(['--import', 'tsx', '--cpu-prof', '--require=./x.cjs', '-r', 'y', '--loader', 'z', '--experimental-loader=w', '--trace-gc'])).toEqual(['--cpu-prof', '--trace-gc']);
+  it("leave out the options that load modules ahead and the build's V8 flags, and keep the others", () => {
+    expect(execArgvWithoutLoaders(['--single-threaded', '--import', 'tsx', '--cpu-prof', '--require=./x.cjs', '-r', 'y', '--loader', 'z', '--experimental-loader=w', '--enable-source-maps'])).toEqual(['--cpu-prof', '--enable-source-maps']);
   });
 });

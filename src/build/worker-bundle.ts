@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILD_V8_FLAGS } from './build-command.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIR = join(ROOT, 'node_modules', '.cache', 'employer-visibility-index', 'workers');
@@ -135,8 +136,9 @@ function make(path: string, dir: string, packages: Packages): string | null {
 
 /**
  * The parent's Node options less those that load modules ahead (`--import tsx` and its kind):
- * a bundle needs none, and a worker inherits them otherwise (~0.1 s more for each to start).
- * The others (--cpu-prof, for one) are kept.
+ * a bundle needs none, and a worker inherits them otherwise (~0.1 s more for each to start);
+ * less {@link BUILD_V8_FLAGS} too, which Node refuses there. The others (--cpu-prof, for one)
+ * are kept.
  */
 export function execArgvWithoutLoaders(argv: readonly string[] = process.execArgv): string[] {
   const out: string[] = [];
@@ -146,7 +148,7 @@ export function execArgvWithoutLoaders(argv: readonly string[] = process.execArg
       i++;
       continue;
     }
-    if (/^(--import|--require|--loader|--experimental-loader)=/.test(a)) continue;
+    if (/^(--import|--require|--loader|--experimental-loader)=/.test(a) || BUILD_V8_FLAGS.includes(a)) continue;
     out.push(a);
   }
   return out;

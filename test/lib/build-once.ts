@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { BUILD_NODE_ARGS } from '../../src/build/build-command.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** The base of every absolute URL in the build; tests serve it on any port and compare by path. */
@@ -44,7 +45,7 @@ function alive(pid: number): boolean {
 
 function run(outDir: string): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn('npx', ['tsx', 'scripts/build.ts'], {
+    const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: ROOT,
       env: { ...process.env, EVI_DATA_DIR: DATA_DIR, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: 'off', SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
