@@ -5,11 +5,13 @@
  * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
  */
 import { resolve } from 'node:path';
+import { ROOT } from '../src/build/bundle-file.mjs';
 import { closeEarlyWorkers, earlyWorkers } from '../src/build/early-workers.ts';
 import { defaultWorkers } from '../src/build/worker-pool.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
-const root = resolve(import.meta.dirname, '..');
+// The project's folder, from a module of src/build: this module also runs from its bundle (scripts/build.mjs).
+const root = resolve(ROOT);
 const env = process.env;
 const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;
 if (epoch !== undefined && !Number.isInteger(epoch)) {

@@ -16,5 +16,5 @@
  */
 export const BUILD_V8_FLAGS: readonly string[] = ['--single-threaded'];
 
-/** `node`'s arguments for the build, from the project's folder. */
-export const BUILD_NODE_ARGS: readonly string[] = [...BUILD_V8_FLAGS, '--import', 'tsx', 'scripts/build.ts'];
+/** `node`'s arguments for the build, from the project's folder: scripts/build.ts from its bundle (scripts/build.mjs). */
+export const BUILD_NODE_ARGS: readonly string[] = [...BUILD_V8_FLAGS, 'scripts/build.mjs'];

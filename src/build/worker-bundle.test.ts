@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMonthJob, type MonthJob } from './parse-month.ts';
@@ -72,6 +72,25 @@ describe('worker bundles', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("give each module of a bundle made with an anchor the anchor's import.meta.url, and keep it for that anchor only", async () => {
+    const src = join(tmp, 'anchored');
+    const dir = join(tmp, 'anchored-bundles');
+    mkdirSync(join(src, 'lib'), { recursive: true });
+    write(join(src, 'lib', 'where.ts'), 'export const where = (): string => new URL("./neighbour.txt", import.meta.url).href;\n');
+    write(join(src, 'main.ts'), 'import { parentPort } from "node:worker_threads";\nimport { where } from "./lib/where.ts";\nparentPort!.postMessage([where(), import.meta.url]);\n');
+    const anchor = join(src, 'lib', 'where.ts');
+    const bundle = bundleOf(join(src, 'main.ts'), dir, 'bundle', anchor);
+    expect(bundle).not.toBeNull();
+    expect(await answer(bundle!)).toEqual([pathToFileURL(join(src, 'lib', 'neighbour.txt')).href, pathToFileURL(anchor).href]);
+    expect(bundleOf(join(src, 'main.ts'), dir, 'bundle', anchor)).toBe(bundle);
+    // Another anchor (another checkout's files, say): another bundle; none: the bundle's own URL.
+    const other = bundleOf(join(src, 'main.ts'), dir, 'bundle', join(src, 'main.ts'));
+    expect(other).not.toBe(bundle);
+    expect(await answer(other!)).toEqual([pathToFileURL(join(src, 'neighbour.txt')).href, pathToFileURL(join(src, 'main.ts')).href]);
+    const plain = bundleOf(join(src, 'main.ts'), dir);
+    expect(await answer(plain!)).toEqual([pathToFileURL(join(dir, 'neighbour.txt')).href, pathToFileURL(plain!).href]);
   });
 
   it('give no bundle (the caller starts the module through tsx) for a module that does not compile, or one written while it is bundled', () => {

@@ -1,0 +1,18 @@
+// `npm run build`: scripts/build.ts from its bundle (src/build/bundle-file.mjs), one JavaScript
+// file made by esbuild and kept while its inputs are unchanged, so that the build starts
+// without tsx: through tsx's hooks, registering them and loading the build's ~220 modules took
+// ~0.55 s, the bundle ~0.13 s (BENCHMARKS.md, "Build: the build's own modules from a bundle").
+// Each module's `import.meta.url` in the bundle is that of a module of src/build, where every
+// module of the build that finds a file from its own URL is. Without a bundle (no esbuild, a
+// read-only folder, a source written while it was bundled), through tsx as before.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BUNDLE_DIR, ROOT, bundleOf } from '../src/build/bundle-file.mjs';
+
+const bundle = bundleOf(join(ROOT, 'scripts', 'build.ts'), BUNDLE_DIR, 'bundle', join(ROOT, 'src', 'build', 'run-build.ts'));
+if (bundle) await import(pathToFileURL(bundle).href);
+else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./build.ts');
+}

@@ -1,0 +1,140 @@
+// @ts-check
+/**
+ * A TypeScript module and what it imports as one JavaScript file, kept in node_modules/.cache
+ * (where build tools keep what they make) with the list of its inputs and their SHA-256: used
+ * while every input is the same, and made again by esbuild (~0.1-0.3 s) when one changed.
+ * Plain JavaScript, so that `npm run build` (scripts/build.mjs) can find or make the build's
+ * own bundle before anything loads TypeScript; worker-bundle.ts makes the workers' with it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The project's folder. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where the bundles are kept. */
+export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'employer-visibility-index', 'workers');
+
+/**
+ * @typedef {'bundle' | 'external'} Packages `bundle`: the packages the module imports are in the
+ * bundle (zod, PapaParse: loaded with it in one file). `external`: they are imported from
+ * node_modules as the bundle runs (Astro's runtime and container, which the page worker shares
+ * with the compiled pages it imports, and which loads parts of itself by path): only the
+ * project's own modules are in the bundle.
+ *
+ * @typedef {object} Manifest
+ * @property {string} bundle the bundle's file name
+ * @property {Packages} [packages] whether the packages are in the bundle
+ * @property {string | null} [anchor] the URL every module's `import.meta.url` is in the bundle (null: the bundle's own)
+ * @property {Record<string, string>} inputs each input, relative to the project's folder, and its content's SHA-256
+ */
+
+/** @param {Uint8Array | string} bytes */
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/** @param {string} path @param {string} dir */
+const manifestOf = (path, dir) => join(dir, `${basename(path, '.ts')}.json`);
+
+/**
+ * The bundle of the TypeScript module at `path` (absolute) kept in `dir` when its inputs are
+ * unchanged, else made now; null when that fails (the caller then loads the module through tsx).
+ * With `anchor` (a file's path), `import.meta.url` in each of the bundle's modules is that file's
+ * URL instead of the bundle's: the build's modules find their neighbours (the workers' entries,
+ * the project's folder) from their own URL, and are all in one folder, the anchor's.
+ *
+ * @param {string} path
+ * @param {string} [dir]
+ * @param {Packages} [packages]
+ * @param {string} [anchor]
+ * @returns {string | null}
+ */
+export function bundleOf(path, dir = BUNDLE_DIR, packages = 'bundle', anchor) {
+  const url = anchor === undefined ? null : pathToFileURL(anchor).href;
+  try {
+    return kept(path, dir, packages, url) ?? make(path, dir, packages, url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kept bundle when it was made the same way and each of its inputs is as it was bundled.
+ * @param {string} path @param {string} dir @param {Packages} packages @param {string | null} anchor
+ * @returns {string | null}
+ */
+function kept(path, dir, packages, anchor) {
+  /** @type {Manifest} */
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestOf(path, dir), 'utf8'));
+  } catch {
+    return null;
+  }
+  if ((manifest.packages ?? 'bundle') !== packages || (manifest.anchor ?? null) !== anchor) return null;
+  for (const [input, hash] of Object.entries(manifest.inputs)) {
+    let bytes;
+    try {
+      bytes = readFileSync(join(ROOT, input));
+    } catch {
+      return null;
+    }
+    if (sha256(bytes) !== hash) return null;
+  }
+  const bundle = join(dir, manifest.bundle);
+  return existsSync(bundle) ? bundle : null;
+}
+
+/**
+ * Bundles the module, writes the bundle and then its manifest (each by a rename); null (tsx
+ * this time) when an input was written while it was bundled or in the second before, for
+ * then the bundle may hold another version of it than the one hashed. The inputs are named
+ * relative to the project's folder, so a manifest read from another checkout of the same
+ * project is only ever taken for inputs with the same content (and, with an anchor, the same
+ * anchor: the bundle names that checkout's files).
+ * @param {string} path @param {string} dir @param {Packages} packages @param {string | null} anchor
+ * @returns {string | null}
+ */
+function make(path, dir, packages, anchor) {
+  // Loaded only when a bundle is made: esbuild starts its own process for each build.
+  /** @type {typeof import('esbuild')} */
+  const esbuild = createRequire(import.meta.url)('esbuild');
+  const started = Date.now();
+  const result = esbuild.buildSync({
+    entryPoints: [path],
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    packages: packages === 'external' ? 'external' : undefined,
+    define: anchor === null ? undefined : { 'import.meta.url': JSON.stringify(anchor) },
+    // CommonJS packages (PapaParse) require Node's modules: an ESM file has no `require` of its own.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  /** @type {Record<string, string>} */
+  const inputs = {};
+  for (const input of Object.keys(result.metafile.inputs).sort()) {
+    const file = join(ROOT, input);
+    if (statSync(file).mtimeMs >= started - 1000) return null;
+    inputs[input] = sha256(readFileSync(file));
+  }
+  const code = /** @type {import("esbuild").OutputFile} */ (result.outputFiles[0]).contents;
+  const name = `${basename(path, '.ts')}-${sha256(code).slice(0, 16)}.mjs`;
+  mkdirSync(dir, { recursive: true });
+  /** @param {string} file @param {string | Uint8Array} content */
+  const write = (file, content) => {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, content);
+    renameSync(tmp, file);
+  };
+  write(join(dir, name), code);
+  /** @type {Manifest} */
+  const manifest = { bundle: name, packages, anchor, inputs };
+  write(manifestOf(path, dir), JSON.stringify(manifest));
+  return join(dir, name);
+}
