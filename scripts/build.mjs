@@ -5,11 +5,10 @@
 // Each module's `import.meta.url` in the bundle is that of a module of src/build, where every
 // module of the build that finds a file from its own URL is. Without a bundle (no esbuild, a
 // read-only folder, a source written while it was bundled), through tsx as before.
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUNDLE_DIR, ROOT, bundleOf } from '../src/build/bundle-file.mjs';
+import { buildBundle } from '../src/build/bundle-file.mjs';
 
-const bundle = bundleOf(join(ROOT, 'scripts', 'build.ts'), BUNDLE_DIR, 'bundle', join(ROOT, 'src', 'build', 'run-build.ts'));
+const bundle = buildBundle();
 if (bundle) await import(pathToFileURL(bundle).href);
 else {
   const { register } = await import('tsx/esm/api');

@@ -60,6 +60,20 @@ export function bundleOf(path, dir = BUNDLE_DIR, packages = 'bundle', anchor) {
 }
 
 /**
+ * The build's own bundle (`npm run build`, scripts/build.mjs): scripts/build.ts and all it
+ * imports, packages included, each module's `import.meta.url` that of src/build/run-build.ts
+ * (every module of the build that finds a file from its own URL is in src/build;
+ * test/build-command.test.ts fails if one elsewhere does). Null: none.
+ * @returns {string | null}
+ */
+export function buildBundle() {
+  return bundleOf(join(ROOT, 'scripts', 'build.ts'), BUNDLE_DIR, 'bundle', join(ROOT, 'src', 'build', 'run-build.ts'));
+}
+
+/** @param {string} path the module's path, as bundleOf has it: its kept bundle's manifest */
+export const manifestPath = (path) => manifestOf(path, BUNDLE_DIR);
+
+/**
  * The kept bundle when it was made the same way and each of its inputs is as it was bundled.
  * @param {string} path @param {string} dir @param {Packages} packages @param {string | null} anchor
  * @returns {string | null}
