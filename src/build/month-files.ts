@@ -59,18 +59,35 @@ export type BoardsInfo = CsvFacts & { boards: number };
 /** The files of month `i`'s leaderboards and CSV (paths under the site root), and the CSV's facts. */
 export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8Array][]; info: BoardsInfo } {
   const files: [string, Uint8Array][] = [];
+  const nameRank = nameRankOf(input.registry);
   const csv = new LeaderboardCsv();
   let boards = 0;
   for (const { country, industry, view } of boardViews(input, i)) {
     files.push([viewPaths.board(view.month, country, industry), Buffer.from(JSON.stringify(view))]);
     // the overall boards (the largest) also in binary form, which the API reads one page at a time
-    if (industry === OVERALL) files.push([viewPaths.overallBoardBinary(view.month, country), encodeBoard(view)]);
+    if (industry === OVERALL) files.push([viewPaths.overallBoardBinary(view.month, country), encodeBoard(view, nameRank)]);
     csv.add(view);
     boards++;
   }
   const { gz, facts } = leaderboardsGz(csv);
   files.push([downloadPaths.leaderboards(input.results[i]!.month), gz]);
   return { files, info: { ...facts, boards } };
+}
+
+/** A registry's companies' places in name order by slug (encodeBoard's `nameRank`), made once per thread. */
+const nameRanks = new WeakMap<Registry, (slug: string) => number>();
+function nameRankOf(reg: Registry): (slug: string) => number {
+  let rank = nameRanks.get(reg);
+  if (!rank) {
+    const places = new Map(reg.companies.map((c) => [c.slug, c.nameOrder]));
+    rank = (slug) => {
+      const place = places.get(slug);
+      if (place === undefined) throw new Error(`a leaderboard row names "${slug}", which is not in the registry`);
+      return place;
+    };
+    nameRanks.set(reg, rank);
+  }
+  return rank;
 }
 
 /**
