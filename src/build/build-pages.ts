@@ -354,7 +354,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
         const c = startCompile(false);
         // The page worker threads start (and load Astro's runtime from their bundle) beside
         // the compile, which keeps about one core busy. Worker threads only: this thread has
-        // not loaded Astro's modules, which through tsx's hooks would take ~2 s of CPU.
+        // not loaded Astro's modules (PagePool, render-pages.ts).
         const rendering = workers > 0 ? (pool = new PagePool(workers)) : null;
         const made = await answerOf(c);
         if (made && rendering) {

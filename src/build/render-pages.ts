@@ -75,9 +75,11 @@ const SHARES_AHEAD = 1;
  * threads take them (a worker thread holds one ahead of the one it renders): the `threads`
  * worker threads start at once; on a cache hit, one more worker thread started at the end
  * of the views step (`grow`) takes shares in the build's thread's place, so that all end
- * together whichever started first. The build's thread renders none: it runs the build
- * through tsx, whose hooks would load Astro's container and the compiled modules at ~2 s of
- * CPU, where a worker thread loads them from its bundle.
+ * together whichever started first. The build's thread renders none: it has not loaded
+ * Astro's runtime and the compiled modules (`import('astro')` alone took ~2.3 s of CPU
+ * through tsx's hooks, the way `scripts/build.ts` runs without its bundle, and ~1.1 s
+ * without them; BENCHMARKS.md, "Build: the pages compiled on a thread of their own"),
+ * where a worker thread loads them from its bundle beside the build's other work.
  */
 export class PagePool {
   readonly #workers: Worker[] = [];
