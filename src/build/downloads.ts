@@ -11,7 +11,7 @@ import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
-import { utf8Around, type JsonWriter } from './write-json.ts';
+import type { JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
 export const DOWNLOADS_DIR = 'downloads';
@@ -86,42 +86,55 @@ export function csvField(v: string | number | null): string {
   return QUOTED.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
+/** How much CSV text {@link LeaderboardCsv} keeps as a string before it becomes bytes. */
+const CSV_CHUNK = 1 << 20;
+
 /**
  * Collects a month's leaderboards, in the order the build writes them, into one CSV:
  * RFC 4180 with a header line, `\n` line ends, empty fields for null; the bytes of
  * PapaParse's writer, each line written as its row comes (one string a row, not an array
  * of sixteen values kept for the writer: 0.72-0.85 s of CPU a reference month in Papa.unparse).
+ *
+ * The lines become bytes ~1 MiB of text at a time, so that no line outlives its piece: kept
+ * as strings to the month's end (~130,000 of them, ~20 MB at the reference scale), they were
+ * copied by each young-generation collection and promoted, and joining them flattened the
+ * whole month's text once more (BENCHMARKS.md, "Build: the leaderboards CSV as bytes").
  */
 export class LeaderboardCsv {
-  #lines: string[] = [LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(',')];
+  readonly #parts: Buffer[] = [];
+  #pending = LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(',');
+  #rows = 0;
 
   add(view: BoardView): void {
     const head = `${csvField(view.month)},${csvField(view.countryCode)},${csvField(view.country)},${csvField(view.industrySlug)},${csvField(view.industry)},`;
-    view.rows.forEach((r, i) => {
-      const [slug, company, industry, score, mentions, previousRank, named, k, answers] = r;
+    const rows = view.rows;
+    for (let i = 0; i < rows.length; i++) {
+      const [slug, company, industry, score, mentions, previousRank, named, k, answers] = rows[i]!;
       const rank = i + 1;
-      this.#lines.push(
-        `${head}${rank},${csvField(slug)},${csvField(company)},${csvField(industry)},${csvField(score)},${csvField(mentions)},${csvField(previousRank)},${csvField(previousRank === null ? null : previousRank - rank)},${csvField(named)},${csvField(k)},${csvField(answers)}`,
-      );
-    });
+      this.#pending += `\n${head}${rank},${csvField(slug)},${csvField(company)},${csvField(industry)},${csvField(score)},${csvField(mentions)},${csvField(previousRank)},${csvField(previousRank === null ? null : previousRank - rank)},${csvField(named)},${csvField(k)},${csvField(answers)}`;
+    }
+    this.#rows += rows.length;
+    if (this.#pending.length >= CSV_CHUNK) this.#flush();
   }
 
   get rows(): number {
-    return this.#lines.length - 1;
+    return this.#rows;
   }
 
   text(): string {
-    return `${this.#lines.join('\n')}${this.#end()}`;
+    return this.bytes().toString('utf8');
   }
 
-  /** `Buffer.from(this.text())`, without the flat copy of the text that a template literal's `Buffer.from` makes first. */
+  /** The CSV's bytes (UTF-8). */
   bytes(): Buffer {
-    return utf8Around('', this.#lines.join('\n'), this.#end());
+    this.#flush();
+    // Without a row PapaParse's writer ends the header with a line break too.
+    return Buffer.concat([...this.#parts, Buffer.from(this.#rows === 0 ? '\n\n' : '\n')]);
   }
 
-  /** Without a row PapaParse's writer ends the header with a line break too. */
-  #end(): string {
-    return this.#lines.length === 1 ? '\n\n' : '\n';
+  #flush(): void {
+    if (this.#pending) this.#parts.push(Buffer.from(this.#pending));
+    this.#pending = '';
   }
 }
 
