@@ -86,24 +86,26 @@ export function csvField(v: string | number | null): string {
   return QUOTED.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
-/** How much CSV text {@link LeaderboardCsv} keeps as a string before it becomes bytes. */
-const CSV_CHUNK = 1 << 20;
-
 /**
  * Collects a month's leaderboards, in the order the build writes them, into one CSV:
  * RFC 4180 with a header line, `\n` line ends, empty fields for null; the bytes of
  * PapaParse's writer, each line written as its row comes (one string a row, not an array
  * of sixteen values kept for the writer: 0.72-0.85 s of CPU a reference month in Papa.unparse).
  *
- * The lines become bytes ~1 MiB of text at a time, so that no line outlives its piece: kept
- * as strings to the month's end (~130,000 of them, ~20 MB at the reference scale), they were
- * copied by each young-generation collection and promoted, and joining them flattened the
- * whole month's text once more (BENCHMARKS.md, "Build: the leaderboards CSV as bytes").
+ * Each line is written as bytes into one growing buffer as it is made, so that no line
+ * outlives its row: kept as strings to the month's end (~130,000 of them, ~20 MB at the
+ * reference scale), they were copied by each young-generation collection and promoted, and
+ * joining them flattened the whole month's text once more (BENCHMARKS.md, "Build: the
+ * leaderboards CSV as bytes").
  */
 export class LeaderboardCsv {
-  readonly #parts: Buffer[] = [];
-  #pending = LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(',');
+  #buf = Buffer.allocUnsafeSlow(1 << 20);
+  #at = 0;
   #rows = 0;
+
+  constructor() {
+    this.#line(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
+  }
 
   add(view: BoardView): void {
     const head = `${csvField(view.month)},${csvField(view.countryCode)},${csvField(view.country)},${csvField(view.industrySlug)},${csvField(view.industry)},`;
@@ -111,10 +113,11 @@ export class LeaderboardCsv {
     for (let i = 0; i < rows.length; i++) {
       const [slug, company, industry, score, mentions, previousRank, named, k, answers] = rows[i]!;
       const rank = i + 1;
-      this.#pending += `\n${head}${rank},${csvField(slug)},${csvField(company)},${csvField(industry)},${csvField(score)},${csvField(mentions)},${csvField(previousRank)},${csvField(previousRank === null ? null : previousRank - rank)},${csvField(named)},${csvField(k)},${csvField(answers)}`;
+      this.#line(
+        `\n${head}${rank},${csvField(slug)},${csvField(company)},${csvField(industry)},${csvField(score)},${csvField(mentions)},${csvField(previousRank)},${csvField(previousRank === null ? null : previousRank - rank)},${csvField(named)},${csvField(k)},${csvField(answers)}`,
+      );
     }
     this.#rows += rows.length;
-    if (this.#pending.length >= CSV_CHUNK) this.#flush();
   }
 
   get rows(): number {
@@ -125,16 +128,24 @@ export class LeaderboardCsv {
     return this.bytes().toString('utf8');
   }
 
-  /** The CSV's bytes (UTF-8). */
+  /** The CSV's bytes (UTF-8): a copy, so that more rows can still be added. */
   bytes(): Buffer {
-    this.#flush();
     // Without a row PapaParse's writer ends the header with a line break too.
-    return Buffer.concat([...this.#parts, Buffer.from(this.#rows === 0 ? '\n\n' : '\n')]);
+    const end = this.#rows === 0 ? '\n\n' : '\n';
+    const out = Buffer.allocUnsafeSlow(this.#at + end.length);
+    this.#buf.copy(out, 0, 0, this.#at);
+    out.write(end, this.#at, 'latin1');
+    return out;
   }
 
-  #flush(): void {
-    if (this.#pending) this.#parts.push(Buffer.from(this.#pending));
-    this.#pending = '';
+  #line(line: string): void {
+    // a UTF-16 code unit is at most 3 bytes of UTF-8
+    if (this.#at + 3 * line.length > this.#buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, this.#at + 3 * line.length));
+      this.#buf.copy(bigger, 0, 0, this.#at);
+      this.#buf = bigger;
+    }
+    this.#at += this.#buf.write(line, this.#at);
   }
 }
 
