@@ -11,7 +11,7 @@ import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
-import type { JsonWriter } from './write-json.ts';
+import { ByteBuilder, type JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
 export const DOWNLOADS_DIR = 'downloads';
@@ -91,20 +91,14 @@ export function csvField(v: string | number | null): string {
  * RFC 4180 with a header line, `\n` line ends, empty fields for null; the bytes of
  * PapaParse's writer, each line written as its row comes (one string a row, not an array
  * of sixteen values kept for the writer: 0.72-0.85 s of CPU a reference month in Papa.unparse).
- *
- * Each line is written as bytes into one growing buffer as it is made, so that no line
- * outlives its row: kept as strings to the month's end (~130,000 of them, ~20 MB at the
- * reference scale), they were copied by each young-generation collection and promoted, and
- * joining them flattened the whole month's text once more (BENCHMARKS.md, "Build: the
- * leaderboards CSV as bytes").
+ * Each line becomes bytes as it is made (ByteBuilder), so that no line outlives its row.
  */
 export class LeaderboardCsv {
-  #buf = Buffer.allocUnsafeSlow(1 << 20);
-  #at = 0;
+  readonly #bytes = new ByteBuilder(1 << 20);
   #rows = 0;
 
   constructor() {
-    this.#line(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
+    this.#bytes.append(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
   }
 
   add(view: BoardView): void {
@@ -113,7 +107,7 @@ export class LeaderboardCsv {
     for (let i = 0; i < rows.length; i++) {
       const [slug, company, industry, score, mentions, previousRank, named, k, answers] = rows[i]!;
       const rank = i + 1;
-      this.#line(
+      this.#bytes.append(
         `\n${head}${rank},${csvField(slug)},${csvField(company)},${csvField(industry)},${csvField(score)},${csvField(mentions)},${csvField(previousRank)},${csvField(previousRank === null ? null : previousRank - rank)},${csvField(named)},${csvField(k)},${csvField(answers)}`,
       );
     }
@@ -128,24 +122,10 @@ export class LeaderboardCsv {
     return this.bytes().toString('utf8');
   }
 
-  /** The CSV's bytes (UTF-8): a copy, so that more rows can still be added. */
+  /** The CSV's bytes (UTF-8), in a buffer of their own. */
   bytes(): Buffer {
     // Without a row PapaParse's writer ends the header with a line break too.
-    const end = this.#rows === 0 ? '\n\n' : '\n';
-    const out = Buffer.allocUnsafeSlow(this.#at + end.length);
-    this.#buf.copy(out, 0, 0, this.#at);
-    out.write(end, this.#at, 'latin1');
-    return out;
-  }
-
-  #line(line: string): void {
-    // a UTF-16 code unit is at most 3 bytes of UTF-8
-    if (this.#at + 3 * line.length > this.#buf.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, this.#at + 3 * line.length));
-      this.#buf.copy(bigger, 0, 0, this.#at);
-      this.#buf = bigger;
-    }
-    this.#at += this.#buf.write(line, this.#at);
+    return Buffer.concat([this.#bytes.view(), Buffer.from(this.#rows === 0 ? '\n\n' : '\n')]);
   }
 }
 

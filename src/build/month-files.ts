@@ -18,7 +18,7 @@ import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
 import { readAggregate, type AggregateSource } from './load-data.ts';
-import { JsonWriter, utf8Around } from './write-json.ts';
+import { ByteBuilder, JsonWriter } from './write-json.ts';
 import { memLog, memoryLine } from './gc.ts';
 
 /** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
@@ -94,10 +94,10 @@ function nameRankOf(reg: Registry): (slug: string) => number {
  * A month's company records as a past month's files (paths under views/): shards of the
  * records of the companies with data that month (core/views/companies.ts, RecordShard),
  * each with the tables its records name, and the month's search rankings. Each record
- * becomes text as it is added.
+ * becomes text, and its shard's bytes, as it is added.
  */
 export class RecordShards {
-  readonly #shards = new Map<number, { entries: string[]; themes: Set<number>; countries: Set<string> }>();
+  readonly #shards = new Map<number, { entries: ByteBuilder; themes: Set<number>; countries: Set<string> }>();
   readonly #rankings: SearchRankingsView;
   readonly #month: string;
 
@@ -114,8 +114,8 @@ export class RecordShards {
     this.#rankings.companies[company.slug] = searchRankingOfRecord(company, record);
     const n = shardOf(company.slug, this.meta.companyShards);
     let shard = this.#shards.get(n);
-    if (!shard) this.#shards.set(n, (shard = { entries: [], themes: new Set(), countries: new Set() }));
-    shard.entries.push(`${JSON.stringify(company.slug)}:${JSON.stringify(record)}`);
+    if (!shard) this.#shards.set(n, (shard = { entries: new ByteBuilder(), themes: new Set(), countries: new Set() }));
+    shard.entries.append(`${shard.entries.length ? ',' : ''}${JSON.stringify(company.slug)}:${JSON.stringify(record)}`);
     for (const p of record[1]) {
       shard.themes.add(p[11]);
       shard.countries.add(p[0]);
@@ -133,7 +133,7 @@ export class RecordShards {
       const names: RecordTables['countries'] = {};
       for (const code of [...countries].sort(compareKeys)) names[code] = this.tables.countries[code]!;
       const head = `{"months":${months},"themes":${JSON.stringify(lists)},"countries":${JSON.stringify(names)},"companies":{`;
-      yield [strip(viewPaths.companyShard(this.#month, n)), utf8Around(head, entries.join(','), '}}')];
+      yield [strip(viewPaths.companyShard(this.#month, n)), Buffer.concat([Buffer.from(head), entries.view(), Buffer.from('}}')])];
     }
     yield [strip(viewPaths.monthSearchRankings(this.#month)), Buffer.from(JSON.stringify(this.#rankings))];
     // the same in binary form, which the API reads in place (src/core/search/rankings.ts)

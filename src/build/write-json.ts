@@ -5,20 +5,41 @@ import type { FileQueue } from './file-queue.ts';
 const utf8 = new TextEncoder();
 
 /**
- * `before + text + after` as UTF-8, each written in place into one buffer of their length.
- * `Buffer.from` of the concatenation would first copy `text` (a past month's shards are ~80
- * MB, a month's leaderboards CSV ~9 MB) into a new flat string, in fresh memory, and only
- * then encode it. Each part is encoded alone, so the bytes are the concatenation's unless a
- * surrogate pair is split between two parts (the callers' `before` and `after` are ASCII).
+ * Text appended as UTF-8 into one buffer that doubles when it is full: what a build
+ * assembles into a file as it goes (a month's leaderboards CSV, a shard's records) is kept
+ * as bytes, not as strings that live until the file is whole. Such strings, ~20 MB a month
+ * at the reference scale, were copied by each young-generation collection and promoted, and
+ * joining them flattened the whole text once more (BENCHMARKS.md, "Build: the leaderboards
+ * CSV and the record shards as bytes"). Each piece is encoded alone: a surrogate pair must
+ * not be split between two appends.
  */
-export function utf8Around(before: string, text: string, after: string): Buffer {
-  const a = Buffer.byteLength(before);
-  const n = Buffer.byteLength(text);
-  const out = Buffer.allocUnsafeSlow(a + n + Buffer.byteLength(after));
-  out.write(before, 0);
-  out.write(text, a);
-  out.write(after, a + n);
-  return out;
+export class ByteBuilder {
+  #buf: Buffer;
+  #at = 0;
+
+  constructor(size = 1 << 16) {
+    this.#buf = Buffer.allocUnsafeSlow(size);
+  }
+
+  get length(): number {
+    return this.#at;
+  }
+
+  append(text: string): void {
+    // a UTF-16 code unit is at most 3 bytes of UTF-8
+    const most = this.#at + 3 * text.length;
+    if (most > this.#buf.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, most));
+      this.#buf.copy(bigger, 0, 0, this.#at);
+      this.#buf = bigger;
+    }
+    this.#at += this.#buf.write(text, this.#at);
+  }
+
+  /** The bytes so far: a view of the builder's buffer, valid until the next append. */
+  view(): Buffer {
+    return this.#buf.subarray(0, this.#at);
+  }
 }
 
 /**

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ByteBuilder } from './write-json.ts';
+
+describe('ByteBuilder', () => {
+  it('holds the UTF-8 of everything appended, across its growth', () => {
+    // a small start, so that the pieces (ASCII, two-, three- and four-byte characters) make it grow many times
+    const b = new ByteBuilder(8);
+    const pieces: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const piece = `${i},"Ünïcödé ${'x'.repeat(i % 37)}",東京,😀;`;
+      pieces.push(piece);
+      b.append(piece);
+    }
+    const expected = Buffer.from(pieces.join(''));
+    expect(b.length).toBe(expected.length);
+    expect(b.view().equals(expected)).toBe(true);
+  });
+
+  it('is empty before anything is appended', () => {
+    const b = new ByteBuilder();
+    expect(b.length).toBe(0);
+    expect(b.view().length).toBe(0);
+    b.append('');
+    expect(b.view().length).toBe(0);
+  });
+});
