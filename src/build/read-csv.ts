@@ -71,12 +71,18 @@ export function keepTextBuffer(on: boolean): void {
 /**
  * `gz` gunzipped, through zlib's stream in chunks of 1 MiB copied into one buffer (`room`):
  * the kept one when it is large enough, else a new one of the size the gzip trailer gives
- * (grown if the file holds more). The text is its first `length` bytes. Null when `gz` is
- * not valid gzip.
+ * and an eighth more (grown if the file holds more). The text is its first `length` bytes.
+ * Null when `gz` is not valid gzip.
+ *
+ * The eighth: a month's text is as long as the one before give or take a little (the
+ * reference months: 115.96-116.26 MB), so a buffer of exactly one month's size was too short
+ * for about every other month after it, and each new one had all its pages faulted in again
+ * (~0.5 s of CPU for 116 MB here; BENCHMARKS.md, "Build: fresh memory"). Pages never written
+ * cost no memory.
  */
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);
-  let room = kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size);
+  let room = kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size + (size >> 3));
   kept = null;
   let at = 0;
   try {
