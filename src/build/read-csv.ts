@@ -74,11 +74,13 @@ export function keepTextBuffer(on: boolean): void {
  * and an eighth more (grown if the file holds more). The text is its first `length` bytes.
  * Null when `gz` is not valid gzip.
  *
- * The eighth: a month's text is as long as the one before give or take a little (the
- * reference months: 115.96-116.26 MB), so a buffer of exactly one month's size was too short
- * for about every other month after it, and each new one had all its pages faulted in again
- * (~0.5 s of CPU for 116 MB here; BENCHMARKS.md, "Build: fresh memory"). Pages never written
- * cost no memory.
+ * The eighth: a buffer of exactly one month's size is too short for any later month that is
+ * longer, and each new one has all its pages faulted in again (~0.5 s of CPU for 116 MB on
+ * the 2-core machine of BENCHMARKS.md, "Build: the leaderboards CSV and the record shards as
+ * bytes, and fresh memory"). Months that grow one after another (a growing dataset) took a
+ * new buffer every month; the reference months (115.96-116.26 MB), one besides each parser
+ * worker's first in a cold build.
+ * Pages never written cost no memory.
  */
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);

@@ -181,7 +181,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   };
   if (monthsDone) pagesMayStart();
   // Next month's past-month entry: stored once the page workers may start (not on the
-  // path to their start); its texts (~80 MiB at reference scale) let go here.
+  // path to their start); its bytes (~17 MB at reference scale) let go here.
   if (store && asPast) {
     await storeCurrentMonthViews(store, asPast);
     log(`  ${meta.month}'s views stored in the cache for the next build`);
