@@ -78,9 +78,8 @@ export function keepTextBuffer(on: boolean): void {
  * longer, and each new one has all its pages faulted in again (~0.5 s of CPU for 116 MB on
  * the 2-core machine of BENCHMARKS.md, "Build: the leaderboards CSV and the record shards as
  * bytes, and fresh memory"). Months that grow one after another (a growing dataset) took a
- * new buffer every month; the reference months (115.96-116.26 MB), one besides each parser
- * worker's first in a cold build.
- * Pages never written cost no memory.
+ * new buffer every month; in a reference cold build (months of 115.96-116.26 MB), one
+ * parser worker took one more than its first. Pages never written cost no memory.
  */
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);

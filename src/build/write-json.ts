@@ -10,8 +10,8 @@ const utf8 = new TextEncoder();
  * as bytes, not as strings that live until the file is whole. Such strings, ~20 MB a month
  * at the reference scale, were copied by each young-generation collection and promoted, and
  * joining them flattened the whole text once more (BENCHMARKS.md, "Build: the leaderboards
- * CSV and the record shards as bytes"). Each piece is encoded alone: a surrogate pair must
- * not be split between two appends.
+ * CSV and the record shards as bytes, and fresh memory"). Each piece is encoded alone: a
+ * surrogate pair must not be split between two appends.
  */
 export class ByteBuilder {
   #buf: Buffer;
