@@ -11,7 +11,8 @@ import { readDataJson } from './data-json.ts';
 import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../core/schemas/dataset.ts';
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
-import { ByteBuilder, type JsonWriter } from './write-json.ts';
+import { ByteBuilder } from './byte-builder.ts';
+import type { JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
 export const DOWNLOADS_DIR = 'downloads';

@@ -18,7 +18,8 @@ import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
 import { readAggregate, type AggregateSource } from './load-data.ts';
-import { ByteBuilder, JsonWriter } from './write-json.ts';
+import { ByteBuilder } from './byte-builder.ts';
+import { JsonWriter } from './write-json.ts';
 import { memLog, memoryLine } from './gc.ts';
 
 /** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */

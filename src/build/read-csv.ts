@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
+import { ByteBuilder } from './byte-builder.ts';
 import { EncodingError, controlFree, utf8Check } from './utf8.ts';
 
 /**
@@ -83,23 +84,14 @@ export function keepTextBuffer(on: boolean): void {
  */
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);
-  let room = kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size + (size >> 3));
+  const text = new ByteBuilder(kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size + (size >> 3)));
   kept = null;
-  let at = 0;
   try {
-    for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) {
-      if (at + chunk.length > room.length) {
-        const bigger = Buffer.allocUnsafe(Math.max(2 * room.length, at + chunk.length));
-        room.copy(bigger, 0, 0, at);
-        room = bigger;
-      }
-      chunk.copy(room, at);
-      at += chunk.length;
-    }
+    for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) text.appendBytes(chunk);
   } catch {
     return null;
   }
-  return { room, length: at };
+  return { room: text.buffer, length: text.length };
 }
 
 /**

@@ -5,44 +5,6 @@ import type { FileQueue } from './file-queue.ts';
 const utf8 = new TextEncoder();
 
 /**
- * Text appended as UTF-8 into one buffer that doubles when it is full: what a build
- * assembles into a file as it goes (a month's leaderboards CSV, a shard's records) is kept
- * as bytes, not as strings that live until the file is whole. Such strings, ~20 MB a month
- * at the reference scale, were copied by each young-generation collection and promoted, and
- * joining them flattened the whole text once more (BENCHMARKS.md, "Build: the leaderboards
- * CSV and the record shards as bytes, and fresh memory"). Each piece is encoded alone: a
- * surrogate pair must not be split between two appends.
- */
-export class ByteBuilder {
-  #buf: Buffer;
-  #at = 0;
-
-  constructor(size = 1 << 16) {
-    this.#buf = Buffer.allocUnsafeSlow(size);
-  }
-
-  get length(): number {
-    return this.#at;
-  }
-
-  append(text: string): void {
-    // a UTF-16 code unit is at most 3 bytes of UTF-8
-    const most = this.#at + 3 * text.length;
-    if (most > this.#buf.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, most));
-      this.#buf.copy(bigger, 0, 0, this.#at);
-      this.#buf = bigger;
-    }
-    this.#at += this.#buf.write(text, this.#at);
-  }
-
-  /** The bytes so far: a view of the builder's buffer, valid until the next append. */
-  view(): Buffer {
-    return this.#buf.subarray(0, this.#at);
-  }
-}
-
-/**
  * Writes files under one folder, counting files and bytes. The only writer of the JSON tree.
  * Synchronous on purpose: for tens of thousands of small files, writeFileSync ran twice as
  * fast here as fs/promises with 64 writes in flight (20,000 files of 6 KB: 2.5 s against 5.1 s).

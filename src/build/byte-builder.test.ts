@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ByteBuilder } from './write-json.ts';
+import { ByteBuilder } from './byte-builder.ts';
 
 describe('ByteBuilder', () => {
+  it('fills a buffer it is given from its start, bytes and text alike, and grows past it', () => {
+    const start = Buffer.from('left over from before');
+    const b = new ByteBuilder(start);
+    b.appendBytes(Buffer.from('abc'));
+    expect(b.buffer).toBe(start);
+    expect(b.view().toString()).toBe('abc');
+    const chunk = Buffer.alloc(100, 0x7a);
+    b.appendBytes(chunk);
+    b.append('é');
+    expect(b.buffer).not.toBe(start);
+    expect(b.view().equals(Buffer.concat([Buffer.from('abc'), chunk, Buffer.from('é')]))).toBe(true);
+    expect(b.buffer.length).toBeGreaterThanOrEqual(b.length);
+  });
+
   it('holds the UTF-8 of everything appended, across its growth', () => {
     // a small start, so that the pieces (ASCII, two-, three- and four-byte characters) make it grow many times
     const b = new ByteBuilder(8);
