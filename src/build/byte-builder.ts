@@ -6,7 +6,8 @@
  * joining them flattened the whole text once more (BENCHMARKS.md, "Build: the leaderboards
  * CSV and the record shards as bytes, and fresh memory"). A month's gunzipped text is
  * gathered the same way (`appendBytes`, read-csv.ts), into a buffer kept from one month to
- * the next. Each piece of text is encoded alone: a surrogate pair must not be split between
+ * the next, and each rendered page's bytes into one kept from page to page (render-share.ts
+ * `pageBytes`). Each piece of text is encoded alone: a surrogate pair must not be split between
  * two appends.
  */
 export class ByteBuilder {

@@ -19,6 +19,7 @@ import { experimental_AstroContainer as AstroContainer } from 'astro/container';
 import type { SSRManifest, SSRResult } from 'astro';
 import { createComponent, render as renderTemplate, renderToString } from 'astro/runtime/server/index.js';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
+import { ByteBuilder } from './byte-builder.ts';
 import { collectGarbage, memLog, memoryLine } from './gc.ts';
 import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
@@ -350,23 +351,25 @@ const HEAD_END = '</head>';
 /**
  * The page's UTF-8 bytes with `chrome` before its first `</head>` (what chromeParts does
  * to `Buffer.from(html)`), encoded into one buffer of this thread reused from page to
- * page (grown when a page needs more; UTF-8 takes at most 3 bytes a UTF-16 unit), not a
+ * page (a ByteBuilder started from it, grown when a page needs more), not a
  * new buffer a page: ~0.5 GB of short-lived buffers outside the heap at reference scale,
  * each counted by V8 as external memory, whose growth starts garbage collections of the
  * whole heap (the build's thread holds ~300 MiB there). `</head>` is ASCII, so the text
  * cut before it encodes to the same bytes as the whole. The bytes are valid until the
  * next call.
  */
-let encoded = Buffer.allocUnsafeSlow(1 << 18);
+let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 18);
 export function pageBytes(html: string, chrome: Buffer): Buffer {
-  const need = html.length * 3 + chrome.length;
-  if (encoded.length < need) encoded = Buffer.allocUnsafeSlow(Math.max(need, encoded.length * 2));
+  const page = new ByteBuilder(encoded);
   const at = chrome.length === 0 ? -1 : html.indexOf(HEAD_END);
-  if (at < 0) return encoded.subarray(0, encoded.write(html, 0, 'utf8'));
-  let n = encoded.write(html.slice(0, at), 0, 'utf8');
-  n += chrome.copy(encoded, n);
-  n += encoded.write(html.slice(at), n, 'utf8');
-  return encoded.subarray(0, n);
+  if (at < 0) page.append(html);
+  else {
+    page.append(html.slice(0, at));
+    page.appendBytes(chrome);
+    page.append(html.slice(at));
+  }
+  encoded = page.buffer;
+  return page.view();
 }
 
 /** Writes `bytes` into a new `file`; returns the bytes written. */
