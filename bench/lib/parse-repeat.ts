@@ -1,6 +1,7 @@
 /**
  * One or more month files parsed and folded N times in one process and one thread, as a parser
- * worker does (parseMonthFile, then the JSON of the cache entry), for A/B runs of whole
+ * worker does (parseMonthFile keeping its memory between months, then the JSON of the cache
+ * entry), for A/B runs of whole
  * processes between two checkouts:
  *
  *   node --import tsx bench/lib/parse-repeat.ts DATA_DIR MONTH[,MONTH…] [N=2]
@@ -15,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMonthFile } from '../../src/build/parse-month.ts';
+import { keepBetweenMonths, parseMonthFile } from '../../src/build/parse-month.ts';
 import { readLookups } from './lookups.ts';
 
 const [dir, monthList, n = '2'] = process.argv.slice(2);
@@ -24,6 +25,8 @@ if (!dir || !monthList) {
   process.exit(2);
 }
 const lookups = await readLookups(dir);
+// A parser worker keeps the gunzip buffer and the accumulator's arrays from one month to the next.
+keepBetweenMonths();
 for (let k = 0; k < Number(n); k++) {
   for (const month of monthList.split(',')) {
     const data = readFileSync(join(dir, 'mentions', `${month}.csv.gz`));
