@@ -37,4 +37,18 @@ describe('ByteBuilder', () => {
     b.append('');
     expect(b.view().length).toBe(0);
   });
+
+  it('truncates to a shorter length, the next append writing from there, and refuses a longer one', () => {
+    const b = new ByteBuilder(4);
+    b.append('header');
+    b.append('\n');
+    b.truncate(6);
+    expect(b.view().toString()).toBe('header');
+    b.append(',é');
+    expect(b.view().toString()).toBe('header,é');
+    expect(() => b.truncate(b.length + 1)).toThrow(RangeError);
+    expect(() => b.truncate(-1)).toThrow(RangeError);
+    b.truncate(0);
+    expect(b.length).toBe(0);
+  });
 });

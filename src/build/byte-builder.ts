@@ -45,6 +45,12 @@ export class ByteBuilder {
     return this.#buf.subarray(0, this.#at);
   }
 
+  /** Keeps only the first `n` bytes (0 <= n <= length): the next append writes from there. */
+  truncate(n: number): void {
+    if (!(n >= 0 && n <= this.#at)) throw new RangeError(`cannot truncate ${this.#at} bytes to ${n}`);
+    this.#at = n;
+  }
+
   /** Room for `n` more bytes: a buffer twice as large (at least), the bytes so far copied into it. */
   #room(n: number): void {
     if (this.#at + n <= this.#buf.length) return;

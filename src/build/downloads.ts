@@ -95,14 +95,18 @@ export function csvField(v: string | number | null): string {
  * Each line becomes bytes as it is made (ByteBuilder), so that no line outlives its row.
  */
 export class LeaderboardCsv {
-  readonly #bytes = new ByteBuilder(1 << 20);
+  readonly #bytes: ByteBuilder;
   #rows = 0;
+  #released = false;
 
   constructor() {
+    this.#bytes = new ByteBuilder(spareCsvBuffer ?? 1 << 20);
+    spareCsvBuffer = null;
     this.#bytes.append(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
   }
 
   add(view: BoardView): void {
+    if (this.#released) throw new Error('LeaderboardCsv: added to after release()');
     const head = `${csvField(view.month)},${csvField(view.countryCode)},${csvField(view.country)},${csvField(view.industrySlug)},${csvField(view.industry)},`;
     const rows = view.rows;
     for (let i = 0; i < rows.length; i++) {
@@ -123,12 +127,35 @@ export class LeaderboardCsv {
     return this.bytes().toString('utf8');
   }
 
-  /** The CSV's bytes (UTF-8), in a buffer of their own. */
+  /**
+   * The CSV's bytes (UTF-8): a view of its buffer, valid until the next `add` or `release`.
+   * The last line break is written after the lines and dropped again (`truncate`), not
+   * joined to a copy of the ~20 MB of a reference month (~35 ms of CPU a month).
+   */
   bytes(): Buffer {
+    if (this.#released) throw new Error('LeaderboardCsv: read after release()');
+    const end = this.#bytes.length;
     // Without a row PapaParse's writer ends the header with a line break too.
-    return Buffer.concat([this.#bytes.view(), Buffer.from(this.#rows === 0 ? '\n\n' : '\n')]);
+    this.#bytes.append(this.#rows === 0 ? '\n\n' : '\n');
+    const out = this.#bytes.view();
+    this.#bytes.truncate(end);
+    return out;
+  }
+
+  /** Done with: its buffer is kept for this thread's next CSV. Nothing of it is used after. */
+  release(): void {
+    this.#released = true;
+    spareCsvBuffer = this.#bytes.buffer;
   }
 }
+
+/**
+ * The buffer of this thread's last CSV once it is released, for the next one (taken by it):
+ * a month worker makes one month's CSV after another, and each grew from 1 MiB to the ~20 MB
+ * of a reference month by doubling, ~31 MB copied and faulted in a month (BENCHMARKS.md,
+ * "Build: a past month's lists read in place, and what fresh memory costs").
+ */
+let spareCsvBuffer: Buffer | null = null;
 
 /** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */
 export type CsvFacts = {
@@ -137,9 +164,10 @@ export type CsvFacts = {
   sha256: string;
 };
 
-/** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts. */
+/** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts; the CSV is released. */
 export function leaderboardsGz(csv: LeaderboardCsv): { gz: Buffer; facts: CsvFacts } {
   const gz = gzip(csv.bytes());
+  csv.release();
   return { gz, facts: { rows: csv.rows, bytes: gz.byteLength, sha256: sha256(gz) } };
 }
 

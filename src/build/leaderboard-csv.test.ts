@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { LEADERBOARD_COLUMNS, LeaderboardCsv, csvField } from './downloads.ts';
+import { gunzipSync } from 'node:zlib';
+import { LEADERBOARD_COLUMNS, LeaderboardCsv, csvField, leaderboardsGz } from './downloads.ts';
 import type { BoardRow, BoardView } from '../core/views/layout.ts';
 
 /** PapaParse's writer as the build called it, over the rows LeaderboardCsv makes of `views`. */
@@ -51,6 +52,36 @@ describe('LeaderboardCsv', () => {
         expect(csv.rows).toBe(views.reduce((n, v) => n + v.rows.length, 0));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('gives the same bytes when read, added to and read again', () => {
+    fc.assert(
+      fc.property(fc.array(view, { maxLength: 4 }), fc.array(view, { maxLength: 4 }), (first, then) => {
+        const csv = new LeaderboardCsv();
+        for (const v of first) csv.add(v);
+        expect(csv.text()).toBe(papa(first));
+        for (const v of then) csv.add(v);
+        expect(csv.text()).toBe(papa([...first, ...then]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives each CSV's own bytes when one thread makes one after another in the buffer of the one before (leaderboardsGz releases it)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(view, { maxLength: 6 }), { minLength: 2, maxLength: 4 }), (months) => {
+        for (const views of months) {
+          const csv = new LeaderboardCsv();
+          for (const v of views) csv.add(v);
+          const { gz, facts } = leaderboardsGz(csv);
+          expect(gunzipSync(gz).toString('utf8')).toBe(papa(views));
+          expect(facts.rows).toBe(views.reduce((n, v) => n + v.rows.length, 0));
+          expect(() => csv.add({ industry: 'Gaming', industrySlug: 'gaming', country: 'Germany', countryCode: 'de', month: '2026-10', previousMonth: null, rows: [] })).toThrow('after release()');
+          expect(() => csv.bytes()).toThrow('after release()');
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 
