@@ -14,7 +14,6 @@ import { earlyWorkers } from '../src/build/early-workers.ts';
 import { loadData } from '../src/build/load-data.ts';
 import { runBuild } from '../src/build/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
-import { withArrays } from './lib/aggregate.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-ahead-'));
@@ -67,7 +66,7 @@ describe('a cold build: parser workers started before the registry is read', () 
     expect(lines.filter((l) => l.includes('parser workers started before the registry is read'))).toHaveLength(1);
     expect(data.cacheHits).toBe(0);
     const plain = await load(dir, null);
-    for (let i = 0; i < data.months.length; i++) expect(withArrays(await data.aggregate(i))).toEqual(withArrays(await plain.aggregate(i)));
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
     // The same data again, every month cached: no early pool.
     lines.length = 0;
     const again = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: (l) => lines.push(l) });
@@ -105,7 +104,7 @@ describe('a monthly build: the newest month parsed ahead', () => {
     expect(await Promise.race([data.ready.then(() => 'read'), new Promise((r) => setTimeout(r, 5, 'parsing'))])).toBe('parsing');
     const plain = await load(dir, null);
     expect(data.cacheHits).toBe(data.months.length - 1);
-    for (let i = 0; i < data.months.length; i++) expect(withArrays(await data.aggregate(i))).toEqual(withArrays(await plain.aggregate(i)));
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
     await data.ready;
   });
 
@@ -133,7 +132,7 @@ describe('a monthly build: the newest month parsed ahead', () => {
     const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: () => {}, early: true, earlyWorkers: early });
     const plain = await load(dir, null);
     expect(data.cacheHits).toBe(data.months.length - 1);
-    for (let i = 0; i < data.months.length; i++) expect(withArrays(await data.aggregate(i))).toEqual(withArrays(await plain.aggregate(i)));
+    for (let i = 0; i < data.months.length; i++) expect(await data.aggregate(i)).toEqual(await plain.aggregate(i));
     await data.ready;
   });
 

@@ -72,11 +72,10 @@ export function unpackAggregate(bytes: Uint8Array): MonthAggregate {
   if (file.size !== bytes.byteLength) throw file.error(`${bytes.byteLength} bytes, its sections make ${file.size}`);
   const { strings, contexts: heads, ...rest } = JSON.parse(Buffer.from(headBytes.buffer, headBytes.byteOffset, headBytes.byteLength).toString('utf8')) as Head;
   let k = 0;
-  // each list a view of the entry's integers (IntList), not an array copied from them
-  const list = (n: number): Int32Array => {
+  const list = (n: number): number[] => {
     if (n < 0 || k + n > ints.length) throw file.error('a list runs past the end');
-    const a = ints.subarray(k, k + n);
-    k += n;
+    const a: number[] = new Array(n);
+    for (let i = 0; i < n; i++) a[i] = ints[k++]!;
     return a;
   };
   const string = (i: number): string => {

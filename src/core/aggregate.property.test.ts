@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MonthAccumulator, SCORED_MODELS, type AccumulatorArrays, type BuiltContext, type Lookups, type MonthAggregate } from './aggregate.ts';
+import { MonthAccumulator, SCORED_MODELS, type AccumulatorArrays, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
 import { didYouMean, IssueList, type DataIssue } from './data-error.ts';
 import { CONTROL_RE, MENTION_COLUMNS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
@@ -33,8 +33,8 @@ function model(rows: string[][]): { agg: MonthAggregate; issues: DataIssue[] } {
   for (const c of LOOKUPS.countries) for (const k of [c.code, c.name, ...c.aliases]) countryBy.set(foldKey(k), c.code);
   const industryBy = new Map<string, string>();
   for (const i of LOOKUPS.industries) for (const k of [i.name, i.slug]) industryBy.set(foldKey(k), i.name);
-  const answers = new Map<string, { sig: string[]; line: number; ctx: BuiltContext | null; answer: number }>();
-  const contexts = new Map<string, BuiltContext>();
+  const answers = new Map<string, { sig: string[]; line: number; ctx: ContextAggregate | null; answer: number }>();
+  const contexts = new Map<string, ContextAggregate>();
   const research = new Map<string, [string, number]>();
   let scoredRows = 0;
   let researchRows = 0;

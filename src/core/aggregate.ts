@@ -1,9 +1,8 @@
 /**
  * One month's mention rows folded into per-context aggregates (data-and-rules §1.4, §2):
- * everything scoring needs and nothing more, plain data (strings, numbers, arrays and
- * Int32Arrays) so that it can be cached by the file's content hash and passed between
- * worker threads. Company names stay as written (folded), so a registry change does not
- * invalidate the cache.
+ * everything scoring needs and nothing more, as plain JSON so that it can be cached by
+ * the file's content hash and passed between worker threads. Company names stay as
+ * written (folded), so a registry change does not invalidate the cache.
  */
 import { didYouMean, type IssueList } from './data-error.ts';
 import { MENTION_COLUMNS, MENTION_LIMITS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
@@ -11,13 +10,6 @@ import { foldKey, foldName } from './text.ts';
 import { SCORED_MODELS } from './policy.ts';
 
 export { MODEL_NAMES, SCORED_MODELS } from './policy.ts';
-
-/**
- * A list of integers in an aggregate: an array as a month is read ({@link BuiltContext}), a
- * view of the cache entry's bytes when read back from one (src/build/aggregate-file.ts), not
- * copied into ~130,000 arrays a reference month. Read only.
- */
-export type IntList = readonly number[] | Int32Array;
 
 export interface ContextAggregate {
   /** Industry display name. */
@@ -27,14 +19,8 @@ export interface ContextAggregate {
   /** K: distinct (scored model, theme) pairs. */
   combos: [string, string][];
   /** One entry per scored answer: its index in `combos`. */
-  answers: IntList;
-  /** [folded name, first spelling seen, ascending answer indexes naming it]. */
-  names: [string, string, IntList][];
-}
-
-/** A context as it is built, its lists arrays. */
-export interface BuiltContext extends ContextAggregate {
   answers: number[];
+  /** [folded name, first spelling seen, ascending answer indexes naming it]. */
   names: [string, string, number[]][];
 }
 
@@ -74,7 +60,7 @@ export interface Lookups {
 }
 
 interface Ctx {
-  agg: BuiltContext;
+  agg: ContextAggregate;
   /** (theme id, scored model index) -> index in `agg.combos` */
   comboIdx: Map<number, number>;
   /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number in {@link MonthAccumulator}'s `listed` */

@@ -3,7 +3,7 @@
  * fractions (hits / K) and compared by cross-multiplication; rounding happens only
  * when a view is made ({@link round1}).
  */
-import type { ContextAggregate, IntList, MonthAggregate } from './aggregate.ts';
+import type { ContextAggregate, MonthAggregate } from './aggregate.ts';
 import type { Company, Registry } from './registry.ts';
 import { compareKeys, compareNames } from './text.ts';
 import { MODEL_KEYS } from './policy.ts';
@@ -229,9 +229,7 @@ function scoreContext(
   if (boardStamp === 0x7fffffff) (inUniverse.fill(0), (boardStamp = 0));
   const stamp = ++boardStamp;
   for (const c of u) inUniverse[c.idx] = stamp;
-  // Per company: the lists of its names here (several names may fold to one company), as
-  // they are (views of a cache entry's integers, or the aggregate's arrays), not copied.
-  const answersOf = new Map<number, IntList[]>();
+  const answersOf = new Map<number, number[]>();
   for (const [folded, raw, answers] of ctx.names) {
     const company = reg.companyByName.get(folded);
     if (!company) {
@@ -242,9 +240,9 @@ function scoreContext(
       result.outOfUniverse += answers.length;
       continue;
     }
-    const lists = answersOf.get(company.idx);
-    if (lists) lists.push(answers);
-    else answersOf.set(company.idx, [answers]);
+    const list = answersOf.get(company.idx);
+    if (list) list.push(...answers);
+    else answersOf.set(company.idx, answers.slice());
   }
   const k = ctx.combos.length;
   const A = ctx.answers.length;
@@ -257,18 +255,15 @@ function scoreContext(
   const uniqOf: number[][] = new Array(n);
   const hitsJ = new Int32Array(n);
   u.forEach((c, j) => {
-    const lists = answersOf.get(c.idx);
-    if (!lists) return void (uniqOf[j] = []);
+    const answers = answersOf.get(c.idx);
+    if (!answers) return void (uniqOf[j] = []);
     const uniq: number[] = [];
     const hit = new Uint8Array(k);
-    for (const answers of lists)
-      for (let i = 0; i < answers.length; i++) {
-        const a = answers[i]!;
-        if (mark[a] !== j + 1) {
-          mark[a] = j + 1;
-          uniq.push(a);
-          hit[ctx.answers[a]!] = 1;
-        }
+    for (const a of answers)
+      if (mark[a] !== j + 1) {
+        mark[a] = j + 1;
+        uniq.push(a);
+        hit[ctx.answers[a]!] = 1;
       }
     let hits = 0;
     for (let i = 0; i < k; i++) hits += hit[i]!;
