@@ -27,6 +27,7 @@ import type { MetaView } from '../src/core/views/layout.ts';
 import { loadData } from '../src/build/load-data.ts';
 import { historyOnly, keptHistory, runMonthJob } from '../src/build/month-files.ts';
 import { scoreMonths } from '../src/build/score-months.ts';
+import { keepCsvBuffer } from '../src/build/downloads.ts';
 
 const env = process.env;
 const dataDir = env.EVI_DATA_DIR, cacheDir = env.EVI_CACHE_DIR, ref = env.EVI_BENCH_REF;
@@ -39,6 +40,8 @@ const results: MonthResult[] = [];
 for await (const { result } of scoreMonths(data, universes(data.registry), cacheDir, say, 1)) results.push(result);
 const meta = JSON.parse(readFileSync(join(ref, 'views', 'meta.json'), 'utf8')) as MetaView;
 const boards = env.EVI_BENCH_BOARDS === '1';
+// a month worker keeps its CSV buffer from one leaderboards job to the next (month-worker.ts)
+keepCsvBuffer(boards);
 // What a month worker holds at its leaderboards jobs (every month's whole result), or at its views jobs (month-worker.ts).
 const ctx = { input: { registry: data.registry, results: boards ? results : results.map(historyOnly) }, meta } as Parameters<typeof runMonthJob>[0];
 

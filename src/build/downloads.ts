@@ -142,20 +142,28 @@ export class LeaderboardCsv {
     return out;
   }
 
-  /** Done with: its buffer is kept for this thread's next CSV. Nothing of it is used after. */
+  /** Done with: nothing of it is used after. Its buffer is kept for the thread's next CSV when the thread keeps one ({@link keepCsvBuffer}). */
   release(): void {
     this.#released = true;
-    spareCsvBuffer = this.#bytes.buffer;
+    if (keepCsv) spareCsvBuffer = this.#bytes.buffer;
   }
 }
 
 /**
- * The buffer of this thread's last CSV once it is released, for the next one (taken by it):
- * a month worker makes one month's CSV after another, and each grew from 1 MiB to the ~20 MB
- * of a reference month by doubling, ~31 MB copied and faulted in a month (BENCHMARKS.md,
- * "Build: a past month's lists read in place, and what fresh memory costs").
+ * Whether this thread keeps a released CSV's buffer for its next CSV: a month worker does
+ * while it runs leaderboards jobs (month-worker.ts), one month's CSV after another, each of
+ * which grew from 1 MiB to the ~20 MB of a reference month by doubling (~31 MB copied and
+ * faulted in a month; BENCHMARKS.md, "Build: the leaderboards CSV's buffer kept, and what
+ * fresh memory costs"). The build's thread makes one CSV at most and does not.
  */
+let keepCsv = false;
+/** The kept buffer; taken (null) by the CSV that uses it. */
 let spareCsvBuffer: Buffer | null = null;
+
+export function keepCsvBuffer(on: boolean): void {
+  keepCsv = on;
+  if (!on) spareCsvBuffer = null;
+}
 
 /** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */
 export type CsvFacts = {

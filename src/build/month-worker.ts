@@ -1,5 +1,6 @@
 /** A month-job worker (month-files.ts): one month at a time, the build's shared context from workerData. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { keepCsvBuffer } from './downloads.ts';
 import { collectGarbage } from './gc.ts';
 import { historyOnly, runMonthJob, type MonthContext, type MonthJob } from './month-files.ts';
 
@@ -7,13 +8,17 @@ let ctx = workerData as MonthContext;
 // All the leaderboards jobs (which read whole results) come before the views jobs
 // (write-months.ts; the pool is FIFO). At its first views job a worker keeps of the
 // months only what the views read (historyOnly) and lets go of its copy of the rest.
+// The leaderboards jobs make one month's CSV after another in one kept buffer, let go with
+// the whole results.
 let historyOnlyCtx = false;
+keepCsvBuffer(true);
 parentPort!.on('message', async (job: MonthJob) => {
   try {
     if (job.boards && historyOnlyCtx) throw new Error('a leaderboards job after the views jobs: this worker no longer holds whole results');
     if (job.views && !historyOnlyCtx) {
       ctx = { ...ctx, input: { ...ctx.input, results: ctx.input.results.map(historyOnly) } };
       historyOnlyCtx = true;
+      keepCsvBuffer(false);
     }
     const parsed = await runMonthJob(ctx, job, (line) => console.error(line));
     parentPort!.postMessage({ parsed });
