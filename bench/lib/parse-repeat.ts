@@ -1,8 +1,7 @@
 /**
  * One or more month files parsed and folded N times in one process and one thread, as a parser
  * worker does (parseMonthFile keeping its memory between months, then the JSON of the cache
- * entry), for A/B runs of whole
- * processes between two checkouts:
+ * entry), for A/B runs of whole processes between two checkouts:
  *
  *   node --import tsx bench/lib/parse-repeat.ts DATA_DIR MONTH[,MONTH…] [N=2]
  *

@@ -12,6 +12,7 @@ import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../c
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
 import { ByteBuilder } from './byte-builder.ts';
+import { Spare } from './spare.ts';
 import type { JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
@@ -100,8 +101,7 @@ export class LeaderboardCsv {
   #released = false;
 
   constructor() {
-    this.#bytes = new ByteBuilder(spareCsvBuffer ?? 1 << 20);
-    spareCsvBuffer = null;
+    this.#bytes = new ByteBuilder(spareCsv.take() ?? 1 << 20);
     this.#bytes.append(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
   }
 
@@ -145,7 +145,7 @@ export class LeaderboardCsv {
   /** Done with: nothing of it is used after. Its buffer is kept for the thread's next CSV when the thread keeps one ({@link keepCsvBuffer}). */
   release(): void {
     this.#released = true;
-    if (keepCsv) spareCsvBuffer = this.#bytes.buffer;
+    spareCsv.put(this.#bytes.buffer);
   }
 }
 
@@ -156,13 +156,10 @@ export class LeaderboardCsv {
  * faulted in a month; BENCHMARKS.md, "Build: the leaderboards CSV's buffer kept, and what
  * fresh memory costs"). The build's thread makes one CSV at most and does not.
  */
-let keepCsv = false;
-/** The kept buffer; taken (null) by the CSV that uses it. */
-let spareCsvBuffer: Buffer | null = null;
+const spareCsv = new Spare<Buffer>();
 
 export function keepCsvBuffer(on: boolean): void {
-  keepCsv = on;
-  if (!on) spareCsvBuffer = null;
+  spareCsv.keep(on);
 }
 
 /** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */

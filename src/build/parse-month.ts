@@ -6,6 +6,7 @@ import { packAggregate } from './aggregate-file.ts';
 import { writeCacheEntry } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { keepTextBuffer, readCsv } from './read-csv.ts';
+import { Spare } from './spare.ts';
 
 export interface ParsedMonth {
   aggregate: MonthAggregate | null;
@@ -23,26 +24,22 @@ export interface ParsedMonth {
  * kernel (BENCHMARKS.md, "Build: memory kept from one month to the next"). The main thread
  * does not, since it would hold it through the rest of the build.
  */
-let keep = false;
-/** The last month's accumulator arrays, when kept; taken (undefined) while a month uses them, so that two months never share them. */
-let spare: AccumulatorArrays | undefined;
+const spareArrays = new Spare<AccumulatorArrays>();
 
 export function keepBetweenMonths(on = true): void {
-  keep = on;
+  spareArrays.keep(on);
   keepTextBuffer(on);
-  if (!on) spare = undefined;
 }
 
 /** Reads and folds one month file; `display` is the path shown in messages. */
 export async function parseMonthFile(path: string, display: string, month: string, lookups: Lookups, data?: Buffer): Promise<ParsedMonth> {
   const t0 = performance.now();
   const issues = new IssueList();
-  const acc = new MonthAccumulator(display, month, lookups, issues, spare);
-  spare = undefined;
+  const acc = new MonthAccumulator(display, month, lookups, issues, spareArrays.take() ?? undefined);
   await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
   const parsed: ParsedMonth = issues.items.length ? { aggregate: null, seconds, issues: issues.items, truncated: issues.truncated } : { aggregate: acc.finish(), seconds, issues: [], truncated: false };
-  if (keep) spare = acc.arrays();
+  spareArrays.put(acc.arrays());
   return parsed;
 }
 

@@ -4,6 +4,7 @@ import { createGunzip } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
 import { ByteBuilder } from './byte-builder.ts';
+import { Spare } from './spare.ts';
 import { EncodingError, controlFree, utf8Check } from './utf8.ts';
 
 /**
@@ -50,7 +51,7 @@ export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip:
   try {
     return await use(gunzipped && gunzipped.room.subarray(0, gunzipped.length), true);
   } finally {
-    if (gunzipped && keepText) kept = gunzipped.room;
+    if (gunzipped) keptText.put(gunzipped.room);
   }
 }
 
@@ -60,13 +61,10 @@ export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip:
  * buffer of a reference month's 115 MB had every page faulted in by the kernel again: ~0.1 s
  * of system CPU a month (BENCHMARKS.md, "Build: memory kept from one month to the next").
  */
-let keepText = false;
-/** The kept buffer; taken (null) while a read uses it, so that two reads never share one. */
-let kept: Buffer | null = null;
+const keptText = new Spare<Buffer>();
 
 export function keepTextBuffer(on: boolean): void {
-  keepText = on;
-  if (!on) kept = null;
+  keptText.keep(on);
 }
 
 /**
@@ -84,8 +82,8 @@ export function keepTextBuffer(on: boolean): void {
  */
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);
+  const kept = keptText.take();
   const text = new ByteBuilder(kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size + (size >> 3)));
-  kept = null;
   try {
     for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) text.appendBytes(chunk);
   } catch {
