@@ -51,4 +51,16 @@ describe('a parser worker keeps the memory of one month for the next', () => {
       expect(await read(readCsv, bytes)).toEqual(stream);
     }
   });
+  it("a small file's text, which Node may cut from its shared pool of small buffers, is kept without the bytes after it", async () => {
+    const tiny = (tag: string) => gzipSync(`a,b,c\n1,${tag},3\n`);
+    keepBetweenMonths();
+    const first = await read(readCsv, tiny('x'));
+    // Cut from the pool right after the first file's text, if the pool had room for it.
+    const neighbour = Buffer.from('the bytes after it');
+    // Longer than the first: it must not be written past the first's text.
+    const second = await read(readCsv, tiny('y'.repeat(200)));
+    expect(neighbour.toString()).toBe('the bytes after it');
+    expect(first.rows).toEqual([[['1', 'x', '3'], 2]]);
+    expect(second.rows).toEqual([[['1', 'y'.repeat(200), '3'], 2]]);
+  });
 });

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
 import { ByteBuilder } from './byte-builder.ts';
@@ -68,10 +68,16 @@ export function keepTextBuffer(on: boolean): void {
 }
 
 /**
- * `gz` gunzipped, through zlib's stream in chunks of 1 MiB copied into one buffer (`room`):
- * the kept one when it is large enough, else a new one of the size the gzip trailer gives
- * and an eighth more (grown if the file holds more). The text is its first `length` bytes.
- * Null when `gz` is not valid gzip.
+ * `gz` gunzipped into one buffer (`room`); the text is its first `length` bytes. Null when `gz`
+ * is not valid gzip.
+ *
+ * With a kept buffer large enough (a parser worker's later months), through zlib's stream in
+ * chunks of 1 MiB copied into it. Without one (a thread's first file, or a file larger than
+ * the one before), zlib writes the text straight into a new buffer of the size the gzip
+ * trailer gives and an eighth more (gunzipSync with that chunk size: one output buffer, no
+ * chunks and no copy; a file that holds more comes back joined, as large as its text). The
+ * stream's 1 MiB chunks were fresh memory too: a first month took ~45,000 page faults to
+ * gunzip, ~28,000 of them the text's own (BENCHMARKS.md, "Build: a thread's first month").
  *
  * The eighth: a buffer of exactly one month's size is too short for any later month that is
  * longer, and each new one has all its pages faulted in again (~0.5 s of CPU for 116 MB on
@@ -83,7 +89,20 @@ export function keepTextBuffer(on: boolean): void {
 async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
   const size = gunzippedSize(gz);
   const kept = keptText.take();
-  const text = new ByteBuilder(kept !== null && kept.length >= size ? kept : Buffer.allocUnsafe(size + (size >> 3)));
+  if (kept === null || kept.length < size) {
+    const chunk = size + (size >> 3);
+    let text: Buffer;
+    try {
+      text = gunzipSync(gz, { chunkSize: chunk });
+    } catch {
+      return null;
+    }
+    // The whole buffer zlib wrote into, kept for the next file, when the text is a view of the
+    // start of it; else (joined chunks, or a small buffer from Node's shared pool) only the text.
+    const whole = text.byteOffset === 0 && text.buffer.byteLength === chunk;
+    return { room: whole ? Buffer.from(text.buffer, 0, chunk) : text, length: text.length };
+  }
+  const text = new ByteBuilder(kept);
   try {
     for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) text.appendBytes(chunk);
   } catch {
