@@ -1,11 +1,19 @@
 import fc from 'fast-check';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import type { MonthAggregate } from '../core/aggregate.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { aggregateOf, columnsOf, type MonthAggregate } from '../core/aggregate.ts';
 import { readLookups } from '../../bench/lib/lookups.ts';
 import { packAggregate, unpackAggregate } from './aggregate-file.ts';
-import { parseMonthFile } from './parse-month.ts';
+import { readCacheWith } from './cache-file.ts';
+import { keepBetweenMonths, parseMonthFile, runMonthJob } from './parse-month.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'evi-entry-'));
+afterAll(() => {
+  keepBetweenMonths(false);
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 const data = join(import.meta.dirname, '../../data');
 
@@ -50,6 +58,26 @@ describe('a parsed month as bytes', () => {
       expect(agg.contexts.length, name).toBeGreaterThan(0);
       same(unpackAggregate(packAggregate(agg)), agg);
     }
+  });
+
+  it("is written by the parser worker from the month's columns as the very bytes of its aggregate's", async () => {
+    const lookups = await readLookups(data);
+    const months = readdirSync(join(data, 'mentions'));
+    // As a parser worker: the accumulator's arrays handed on from one month to the next.
+    keepBetweenMonths();
+    for (const name of [...months, ...months]) {
+      const path = join(data, 'mentions', name);
+      const agg = (await parseMonthFile(path, name, name.slice(0, 7), lookups)).aggregate!;
+      const store = { path: join(tmp, `${name}.bin`), key: 'k' };
+      const outcome = await runMonthJob({ path, display: name, month: name.slice(0, 7), lookups, store });
+      expect(outcome, name).toMatchObject({ stored: true, aggregate: null, rows: agg.rows });
+      const bytes = await readCacheWith(store.path, store.key, () => {}, (b) => Buffer.from(b), 'unreadable');
+      expect(bytes!.equals(packAggregate(agg)), name).toBe(true);
+    }
+  });
+
+  it("an aggregate's columns give back the aggregate", () => {
+    fc.assert(fc.property(aggregate, (agg) => same(aggregateOf(columnsOf(agg)), agg)));
   });
 
   it('gives back any aggregate, read at any offset of a larger buffer', () => {

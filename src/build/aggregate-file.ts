@@ -15,7 +15,7 @@
  * read back; so, 8.2 MiB, 0.26 s and 0.13 s (medians of nine runs, BENCHMARKS.md, "Build:
  * the parsed month's cache entry as bytes").
  */
-import type { ContextAggregate, MonthAggregate } from '../core/aggregate.ts';
+import { columnsOf, type ContextAggregate, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { Sections, writeSections } from '../core/search/sections.ts';
 
 const MAGIC = 'EVIM';
@@ -29,6 +29,11 @@ interface Head extends Omit<MonthAggregate, 'contexts'> {
 }
 
 export function packAggregate(agg: MonthAggregate): Uint8Array {
+  return packColumns(columnsOf(agg));
+}
+
+/** The entry of a month's columns, as the parser worker writes it: the same bytes as {@link packAggregate} of its aggregate. */
+export function packColumns(cols: MonthColumns): Uint8Array {
   const strings: string[] = [];
   const ids = new Map<string, number>();
   const id = (s: string) => {
@@ -40,26 +45,26 @@ export function packAggregate(agg: MonthAggregate): Uint8Array {
     }
     return v;
   };
+  const { contexts: all, strings: names, folded, spelling, start, end, items, ...rest } = cols;
   let n = 0;
-  for (const c of agg.contexts) {
+  for (const c of all) {
     n += c.answers.length + 3 * c.names.length;
-    for (const name of c.names) n += name[2].length;
+    for (const m of c.names) n += end[m]! - start[m]!;
   }
   const ints = new Int32Array(n);
   let k = 0;
-  const contexts: Head['contexts'] = agg.contexts.map((c) => {
+  const contexts: Head['contexts'] = all.map((c) => {
     ints.set(c.answers, k);
     k += c.answers.length;
-    for (const [folded, spelling, list] of c.names) {
-      ints[k++] = id(folded);
-      ints[k++] = id(spelling);
-      ints[k++] = list.length;
-      ints.set(list, k);
-      k += list.length;
+    for (const m of c.names) {
+      ints[k++] = id(names[folded[m]!]!);
+      ints[k++] = id(names[spelling[m]!]!);
+      ints[k++] = end[m]! - start[m]!;
+      ints.set(items.subarray(start[m]!, end[m]!), k);
+      k += end[m]! - start[m]!;
     }
     return [c.industry, c.country, c.combos, c.answers.length, c.names.length];
   });
-  const { contexts: _, ...rest } = agg;
   const head: Head = { ...rest, strings, contexts };
   return writeSections(MAGIC, VERSION, [Buffer.from(JSON.stringify(head), 'utf8'), ints]);
 }

@@ -77,7 +77,8 @@ export function keepTextBuffer(on: boolean): void {
  * trailer gives and an eighth more (gunzipSync with that chunk size: one output buffer, no
  * chunks and no copy; a file that holds more comes back joined, as large as its text). The
  * stream's 1 MiB chunks were fresh memory too: a first month took ~45,000 page faults to
- * gunzip, ~28,000 of them the text's own (BENCHMARKS.md, "Build: a thread's first month").
+ * gunzip, ~28,000 of them the text's own (BENCHMARKS.md, "Build: a thread's first month,
+ * and the names' lists as columns").
  *
  * The eighth: a buffer of exactly one month's size is too short for any later month that is
  * longer, and each new one has all its pages faulted in again (~0.5 s of CPU for 116 MB on

@@ -39,9 +39,72 @@ export interface MonthAggregate {
 }
 
 /**
+ * A finished month as {@link MonthAggregate} has it, but with the names' answer lists in typed
+ * arrays instead of one array each (~130,000 in a reference month): what the parser worker
+ * writes its cache entry from (src/build/aggregate-file.ts `packColumns`), with no array or
+ * tuple made per name. {@link aggregateOf} makes the aggregate of it.
+ */
+export interface MonthColumns extends Omit<MonthAggregate, 'contexts'> {
+  /** In the aggregate's order; `names`: the numbers of the context's names, in the aggregate's order. */
+  contexts: (Omit<ContextAggregate, 'names'> & { names: Int32Array })[];
+  /** Name number n's folded name is `strings[folded[n]]`, its first spelling `strings[spelling[n]]`. */
+  strings: string[];
+  folded: Int32Array;
+  spelling: Int32Array;
+  /** Name number n's ascending answer indexes: `items[start[n] .. end[n])`. */
+  start: Int32Array;
+  end: Int32Array;
+  items: Int32Array;
+}
+
+/** The aggregate of a month's columns: one array per name, as the scoring reads it. */
+export function aggregateOf(cols: MonthColumns): MonthAggregate {
+  const { contexts, strings, folded, spelling, start, end, items, ...rest } = cols;
+  return {
+    ...rest,
+    contexts: contexts.map((c) => {
+      const names: ContextAggregate['names'] = [];
+      for (const n of c.names) {
+        const list: number[] = [];
+        for (let i = start[n]!; i < end[n]!; i++) list.push(items[i]!);
+        names.push([strings[folded[n]!]!, strings[spelling[n]!]!, list]);
+      }
+      return { industry: c.industry, country: c.country, combos: c.combos, answers: c.answers, names };
+    }),
+  };
+}
+
+/** The columns of an aggregate (its lists copied into typed arrays): {@link aggregateOf}'s inverse. */
+export function columnsOf(agg: MonthAggregate): MonthColumns {
+  const { contexts, ...rest } = agg;
+  const all = contexts.flatMap((c) => c.names);
+  const strings = all.flatMap(([f, s]) => [f, s]);
+  const start = new Int32Array(all.length);
+  const end = new Int32Array(all.length);
+  const items = new Int32Array(all.reduce((k, n) => k + n[2].length, 0));
+  let k = 0;
+  all.forEach(([, , list], n) => {
+    start[n] = k;
+    items.set(list, k);
+    end[n] = k += list.length;
+  });
+  let n = 0;
+  return {
+    ...rest,
+    contexts: contexts.map((c) => ({ industry: c.industry, country: c.country, combos: c.combos, answers: c.answers, names: Int32Array.from(c.names, () => n++) })),
+    strings,
+    folded: Int32Array.from(all, (_, i) => 2 * i),
+    spelling: Int32Array.from(all, (_, i) => 2 * i + 1),
+    start,
+    end,
+    items,
+  };
+}
+
+/**
  * The accumulator's large typed arrays (answers' signatures, the (list, answer) pairs, the
- * answer ids' characters), handed from one month's accumulator to the next one's in a
- * thread. Grown to a month's size (~50 MB at the reference scale) and then dropped, they
+ * answer ids' characters, the lists' contexts and names), handed from one month's accumulator
+ * to the next one's in a thread. Grown to a month's size (~50 MB at the reference scale) and then dropped, they
  * were fresh memory every month, each page faulted in again by the kernel: in-process over
  * a reference month, handing them on took 2-5% off the read-and-fold's CPU (BENCHMARKS.md,
  * "Build: memory kept from one month to the next").
@@ -50,6 +113,7 @@ export interface AccumulatorArrays {
   sigs: Int32Array;
   pairs: Int32Array;
   lastListed: Int32Array;
+  lists: Int32Array;
   idChars: Uint16Array;
   idStarts: Int32Array;
 }
@@ -60,10 +124,11 @@ export interface Lookups {
 }
 
 interface Ctx {
-  agg: ContextAggregate;
+  /** The context's aggregate but its names (their lists are gathered at the end: {@link MonthAccumulator.columns}). */
+  agg: Omit<ContextAggregate, 'names'>;
   /** (theme id, scored model index) -> index in `agg.combos` */
   comboIdx: Map<number, number>;
-  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number in {@link MonthAccumulator}'s `listed` */
+  /** folded name's id ({@link MonthAccumulator}'s `folded`) -> its list's number ({@link MonthAccumulator}'s `lists`) */
   nameIdx: Map<number, number>;
 }
 
@@ -88,6 +153,8 @@ const SIG = 8;
 const S_LINE = 5;
 const S_CTX = 6;
 const S_ANSWER = 7;
+/** A list's entry in {@link MonthAccumulator}'s `lists`: its context, its folded name's id, its first spelling's number. */
+const LIST = 3;
 
 /** Whether a field holds a C0 or C1 control character or DEL (the same verdict as CONTROL_RE, without a regex call per field). */
 function hasControl(v: string): boolean {
@@ -135,9 +202,16 @@ function dayText(day: number): string {
 }
 
 /** Whether a list is strictly ascending (then it is already deduplicated and sorted). */
-function ascending(list: number[]): boolean {
+function ascendingInts(list: Int32Array): boolean {
   for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
   return true;
+}
+
+/** A sorted list's repeats left out, in place: how many distinct values it has, now at its start. */
+function sortedUnique(list: Int32Array): number {
+  let k = 0;
+  for (let i = 0; i < list.length; i++) if (k === 0 || list[i] !== list[k - 1]) list[k++] = list[i]!;
+  return k;
 }
 
 const COMPANY_LIMIT = MENTION_LIMITS[COL.company]!;
@@ -363,14 +437,19 @@ export class MonthAccumulator {
   /** industry id * countries + country id -> index in `ctxs` */
   private readonly ctxAt = new Map<number, number>();
   /**
-   * Every context's name lists (`names[i][2]`), numbered across contexts, filled only in
-   * `finish` from `pairs`: (list number, answer) in row order, consecutive repeats left
-   * out (`lastListed`: each list's last answer). Pushed into during the month, the ~1.06M
-   * answers in ~130,000 growing arrays (a reference month) were copied and promoted by the
-   * young generation's collections as the month went on; in one typed array they are no
-   * work for it (BENCHMARKS.md, "Build: ingest, third round", "Fourth step").
+   * Every context's name lists, numbered across contexts in order of their first row:
+   * `lists` holds each one's context, folded name and first spelling ({@link LIST} integers),
+   * and its answers are gathered only at the end ({@link columns}) from `pairs`: (list number,
+   * answer) in row order, consecutive repeats left out (`lastListed`: each list's last answer).
+   * Pushed into during the month, the ~1.06M answers in ~130,000 growing arrays (a reference
+   * month) were copied and promoted by the young generation's collections as the month went
+   * on; in one typed array they are no work for it (BENCHMARKS.md, "Build: ingest, third
+   * round", "Fourth step"). No array or tuple is made per list either: the parser worker
+   * writes its cache entry from the columns (BENCHMARKS.md, "Build: a thread's first month,
+   * and the names' lists as columns").
    */
-  private readonly listed: number[][] = [];
+  private lists: Int32Array;
+  private nLists = 0;
   private lastListed: Int32Array;
   private pairs: Int32Array;
   private nPairs = 0;
@@ -410,6 +489,7 @@ export class MonthAccumulator {
     this.sigs = arrays?.sigs ?? new Int32Array(SIG * 1024);
     this.pairs = arrays?.pairs ?? new Int32Array(1 << 16);
     this.lastListed = arrays?.lastListed ?? new Int32Array(1024);
+    this.lists = arrays?.lists ?? new Int32Array(LIST * 1024);
     this.answers = new AnswerIds(arrays && new CharList(arrays.idChars, arrays.idStarts));
     for (const c of lookups.countries) for (const k of [c.code, c.name, ...c.aliases]) this.countryBy.set(foldKey(k), c.code);
     for (const i of lookups.industries) for (const k of [i.name, i.slug]) this.industryBy.set(foldKey(k), i.name);
@@ -501,7 +581,7 @@ export class MonthAccumulator {
         if (ci < 0) {
           ci = this.ctxs.length;
           this.ctxs.push({
-            agg: { industry: this.industryIds.values[iid]!, country: this.countryIds.values[cid]!, combos: [], answers: [], names: [] },
+            agg: { industry: this.industryIds.values[iid]!, country: this.countryIds.values[cid]!, combos: [], answers: [] },
             comboIdx: new Map(),
             nameIdx: new Map(),
           });
@@ -581,10 +661,12 @@ export class MonthAccumulator {
     const ctx = this.ctxs[ci]!;
     let g = ctx.nameIdx.get(fid);
     if (g === undefined) {
-      g = this.listed.length;
-      const entry: [string, string, number[]] = [this.folded.values[fid]!, this.spellingText[sp]!, []];
-      ctx.agg.names.push(entry);
-      this.listed.push(entry[2]);
+      g = this.nLists++;
+      if (LIST * (g + 1) > this.lists.length) this.lists = grown(this.lists, LIST * (g + 1));
+      const lists = this.lists;
+      lists[LIST * g] = ci;
+      lists[LIST * g + 1] = fid;
+      lists[LIST * g + 2] = sp;
       ctx.nameIdx.set(fid, g);
       if (g >= this.lastListed.length) this.lastListed = grown(this.lastListed, g + 1);
       this.lastListed[g] = -1;
@@ -677,22 +759,53 @@ export class MonthAccumulator {
    */
   arrays(): AccumulatorArrays {
     const ids = this.answers.ids;
-    return { sigs: this.sigs, pairs: this.pairs, lastListed: this.lastListed, idChars: ids.chars, idStarts: ids.starts };
+    return { sigs: this.sigs, pairs: this.pairs, lastListed: this.lastListed, lists: this.lists, idChars: ids.chars, idStarts: ids.starts };
   }
 
   finish(): MonthAggregate {
+    return aggregateOf(this.columns());
+  }
+
+  /** The month's columns (fresh arrays: this accumulator's own may go on to the next month's, {@link arrays}). */
+  columns(): MonthColumns {
+    const n = this.nLists;
+    const lists = this.lists;
+    // Each list's answers, counted, then placed in row order (counting sort of the pairs by list).
+    const start = new Int32Array(n + 1);
     const pairs = this.pairs;
-    for (let i = 0; i < this.nPairs; i += 2) this.listed[pairs[i]!]!.push(pairs[i + 1]!);
+    for (let i = 0; i < this.nPairs; i += 2) start[pairs[i]! + 1]!++;
+    for (let g = 0; g < n; g++) start[g + 1]! += start[g]!;
+    const items = new Int32Array(start[n]!);
+    const end = start.slice(0, n);
+    for (let i = 0; i < this.nPairs; i += 2) items[end[pairs[i]!]!++] = pairs[i + 1]!;
     this.nPairs = 0;
-    const contexts = this.ctxs.map((c) => {
-      // Answers naming a company are pushed in row order; rows of one answer may be apart.
-      for (const n of c.agg.names) if (!ascending(n[2])) n[2] = [...new Set(n[2])].sort((a, b) => a - b);
-      return c.agg;
-    });
+    // Answers naming a company are listed in row order; rows of one answer may be apart.
+    for (let g = 0; g < n; g++) {
+      const list = items.subarray(start[g]!, end[g]!);
+      if (!ascendingInts(list)) end[g] = start[g]! + sortedUnique(list.sort());
+    }
+    // Each context's lists in order of their first row (counting sort of the lists by context).
+    const ctxCount = this.ctxs.length;
+    const from = new Int32Array(ctxCount + 1);
+    for (let g = 0; g < n; g++) from[lists[LIST * g]! + 1]!++;
+    for (let c = 0; c < ctxCount; c++) from[c + 1]! += from[c]!;
+    const order = new Int32Array(n);
+    const at = from.slice(0, ctxCount);
+    for (let g = 0; g < n; g++) order[at[lists[LIST * g]!]!++] = g;
+    // Strings: the folded names (by their id), then the spellings (by their number).
+    const strings = this.folded.values.concat(this.spellingText);
+    const spellingBase = this.folded.values.length;
+    const folded = new Int32Array(n);
+    const spelling = new Int32Array(n);
+    for (let g = 0; g < n; g++) {
+      folded[g] = lists[LIST * g + 1]!;
+      spelling[g] = spellingBase + lists[LIST * g + 2]!;
+    }
+    const contexts = this.ctxs.map((c, ci) => ({ ...c.agg, names: order.subarray(from[ci]!, from[ci + 1]!) }));
     contexts.sort((a, b) => (a.industry < b.industry ? -1 : a.industry > b.industry ? 1 : a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
     const researchModels: Record<string, number> = {};
     const research = this.researchOf.flatMap((r, mid) => (r ? [[this.modelIds.values[mid]!, r] as const] : []));
-    for (const [, [name, n]] of research.sort((a, b) => (a[0] < b[0] ? -1 : 1))) researchModels[name] = n;
+    for (const [, [name, count]] of research.sort((a, b) => (a[0] < b[0] ? -1 : 1))) researchModels[name] = count;
     return {
       month: this.month,
       file: this.file,
@@ -703,6 +816,12 @@ export class MonthAccumulator {
       researchModels,
       latestDate: this.latest < 0 ? null : dayText(this.latest),
       contexts,
+      strings,
+      folded,
+      spelling,
+      start: start.subarray(0, n),
+      end,
+      items,
     };
   }
 }
