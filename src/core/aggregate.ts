@@ -103,11 +103,11 @@ export function columnsOf(agg: MonthAggregate): MonthColumns {
 
 /**
  * The accumulator's large typed arrays (answers' signatures, the (list, answer) pairs, the
- * answer ids' characters, the lists' contexts and names), handed from one month's accumulator
- * to the next one's in a thread. Grown to a month's size (~50 MB at the reference scale) and then dropped, they
- * were fresh memory every month, each page faulted in again by the kernel: in-process over
- * a reference month, handing them on took 2-5% off the read-and-fold's CPU (BENCHMARKS.md,
- * "Build: memory kept from one month to the next").
+ * answer ids' characters, the lists' contexts and names), handed from one month's
+ * accumulator to the next one's in a thread. Grown to a month's size (~50 MB at the
+ * reference scale) and then dropped, they were fresh memory every month, each page faulted
+ * in again by the kernel: in-process over a reference month, handing them on took 2-5% off
+ * the read-and-fold's CPU (BENCHMARKS.md, "Build: memory kept from one month to the next").
  */
 export interface AccumulatorArrays {
   sigs: Int32Array;
@@ -202,7 +202,7 @@ function dayText(day: number): string {
 }
 
 /** Whether a list is strictly ascending (then it is already deduplicated and sorted). */
-function ascendingInts(list: Int32Array): boolean {
+function ascending(list: Int32Array): boolean {
   for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
   return true;
 }
@@ -782,7 +782,7 @@ export class MonthAccumulator {
     // Answers naming a company are listed in row order; rows of one answer may be apart.
     for (let g = 0; g < n; g++) {
       const list = items.subarray(start[g]!, end[g]!);
-      if (!ascendingInts(list)) end[g] = start[g]! + sortedUnique(list.sort());
+      if (!ascending(list)) end[g] = start[g]! + sortedUnique(list.sort());
     }
     // Each context's lists in order of their first row (counting sort of the lists by context).
     const ctxCount = this.ctxs.length;
