@@ -36,7 +36,7 @@ beforeAll(async () => {
   const pools = universes(data.registry);
   results = [];
   for (let i = 0; i < data.months.length; i++) {
-    const agg = await data.aggregate(i);
+    const agg = await data.columns(i);
     // What a month worker holds of the months (the history form), and each month scored with board details, as a views job scores it.
     results.push(historyOnly(scoreMonth(data.registry, agg, pools, false)));
     detailed.push(scoreMonth(data.registry, agg, pools, true));

@@ -15,7 +15,7 @@
  * read back; so, 8.2 MiB, 0.26 s and 0.13 s (medians of nine runs, BENCHMARKS.md, "Build:
  * the parsed month's cache entry as bytes").
  */
-import { columnsOf, type ContextAggregate, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
+import { aggregateOf, columnsOf, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { Sections, writeSections } from '../core/search/sections.ts';
 
 const MAGIC = 'EVIM';
@@ -71,34 +71,53 @@ export function packColumns(cols: MonthColumns): Uint8Array {
 
 /** Throws when the bytes are not such an entry. */
 export function unpackAggregate(bytes: Uint8Array): MonthAggregate {
+  return aggregateOf(unpackColumns(bytes));
+}
+
+/**
+ * The month's columns of an entry, as the scoring reads them: the names' lists are not
+ * copied, their `items` are the entry's integers (a view of `bytes`). Throws when the bytes
+ * are not such an entry.
+ */
+export function unpackColumns(bytes: Uint8Array): MonthColumns {
   const file = new Sections(bytes, 'parsed month', MAGIC, VERSION, 2);
   const headBytes = file.get(0, Uint8Array);
   const ints = file.get(1, Int32Array);
   if (file.size !== bytes.byteLength) throw file.error(`${bytes.byteLength} bytes, its sections make ${file.size}`);
   const { strings, contexts: heads, ...rest } = JSON.parse(Buffer.from(headBytes.buffer, headBytes.byteOffset, headBytes.byteLength).toString('utf8')) as Head;
+  // Each name takes three integers at least.
+  const count = heads.reduce((sum, h) => sum + h[4], 0);
+  if (!(count >= 0 && 3 * count <= ints.length)) throw file.error('a name runs past the end');
+  const folded = new Int32Array(count);
+  const spelling = new Int32Array(count);
+  const start = new Int32Array(count);
+  const end = new Int32Array(count);
   let k = 0;
-  const list = (n: number): number[] => {
-    if (n < 0 || k + n > ints.length) throw file.error('a list runs past the end');
-    const a: number[] = new Array(n);
-    for (let i = 0; i < n; i++) a[i] = ints[k++]!;
-    return a;
+  let m = 0;
+  const room = (n: number) => {
+    if (!(n >= 0 && k + n <= ints.length)) throw file.error('a list runs past the end');
   };
-  const string = (i: number): string => {
-    const s = strings[i];
-    if (s === undefined) throw file.error(`no string ${i}`);
-    return s;
+  const string = (i: number): number => {
+    if (strings[i] === undefined) throw file.error(`no string ${i}`);
+    return i;
   };
-  const contexts = heads.map(([industry, country, combos, answerCount, nameCount]): ContextAggregate => {
-    const answers = list(answerCount);
-    const names: ContextAggregate['names'] = new Array(nameCount);
+  const contexts = heads.map(([industry, country, combos, answerCount, nameCount]) => {
+    room(answerCount);
+    const answers: number[] = new Array(answerCount);
+    for (let i = 0; i < answerCount; i++) answers[i] = ints[k++]!;
+    const names = new Int32Array(nameCount);
     for (let j = 0; j < nameCount; j++) {
       if (k + 3 > ints.length) throw file.error('a name runs past the end');
-      const folded = string(ints[k++]!);
-      const spelling = string(ints[k++]!);
-      names[j] = [folded, spelling, list(ints[k++]!)];
+      folded[m] = string(ints[k++]!);
+      spelling[m] = string(ints[k++]!);
+      const n = ints[k++]!;
+      room(n);
+      start[m] = k;
+      end[m] = k += n;
+      names[j] = m++;
     }
     return { industry, country, combos, answers, names };
   });
   if (k !== ints.length) throw file.error(`${ints.length - k} integers left over`);
-  return { ...rest, contexts };
+  return { ...rest, contexts, strings, folded, spelling, start, end, items: ints };
 }

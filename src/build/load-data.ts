@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { Lookups, MonthAggregate } from '../core/aggregate.ts';
+import { aggregateOf, columnsOf, type Lookups, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { DataError, IssueList, type DataIssue } from '../core/data-error.ts';
 import { buildLookups, buildRegistry, type Registry } from '../core/registry.ts';
 import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../core/schemas/rows.ts';
-import { unpackAggregate } from './aggregate-file.ts';
+import { unpackColumns } from './aggregate-file.ts';
 import { peekCacheEntry, readCacheWith } from './cache-file.ts';
 import { lookupsHash, parsedMonthEntry, type CacheEntryRef } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
@@ -48,6 +48,8 @@ export interface LoadedData {
   months: MonthFile[];
   /** Month `i`'s aggregate: read back from the cache when there is one, so that one month is in memory at a time. */
   aggregate(i: number): Promise<MonthAggregate>;
+  /** Month `i`'s columns, as the scoring reads them ({@link readColumns}). */
+  columns(i: number): Promise<MonthColumns>;
   /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readAggregate}). */
   aggregateSource(i: number): AggregateSource;
   cacheHits: number;
@@ -298,7 +300,11 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     await ready;
     return readAggregate(aggregateSource(i), log);
   };
-  return { registry, months, aggregate, aggregateSource, cacheHits, contentKey, ready };
+  const columns = async (i: number) => {
+    await ready;
+    return readColumns(aggregateSource(i), log);
+  };
+  return { registry, months, aggregate, columns, aggregateSource, cacheHits, contentKey, ready };
 }
 
 /**
@@ -308,12 +314,20 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
 export type AggregateSource = { aggregate: MonthAggregate } | { entry: { path: string; key: string }; file: MonthFile; lookups: Lookups };
 
 export async function readAggregate(src: AggregateSource, log: (line: string) => void): Promise<MonthAggregate> {
-  if ('aggregate' in src) return src.aggregate;
+  return 'aggregate' in src ? src.aggregate : aggregateOf(await readColumns(src, log));
+}
+
+/**
+ * A month's columns, as the scoring reads them: from its cache entry, the names' lists left
+ * where the entry holds them (unpackColumns), instead of an array each.
+ */
+export async function readColumns(src: AggregateSource, log: (line: string) => void): Promise<MonthColumns> {
+  if ('aggregate' in src) return columnsOf(src.aggregate);
   const f = src.file;
-  const stored = await readCacheWith(src.entry.path, src.entry.key, log, unpackAggregate, 'is not a parsed month');
+  const stored = await readCacheWith(src.entry.path, src.entry.key, log, unpackColumns, 'is not a parsed month');
   if (stored) return { ...stored, file: f.display };
   // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
   const parsed = await parseMonthFile(f.path, f.display, f.month, src.lookups);
   if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
-  return parsed.aggregate;
+  return columnsOf(parsed.aggregate);
 }

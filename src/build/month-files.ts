@@ -17,7 +17,7 @@ import { compareKeys } from '../core/text.ts';
 import { writeCacheFolder } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
 import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './downloads.ts';
-import { readAggregate, type AggregateSource } from './load-data.ts';
+import { readColumns, type AggregateSource } from './load-data.ts';
 import { ByteBuilder } from './byte-builder.ts';
 import { JsonWriter } from './write-json.ts';
 import { memLog, memoryLine } from './gc.ts';
@@ -198,7 +198,7 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
   if (job.views) {
     if (memLog) log(memoryLine(`views job ${job.i} start`));
     const v = job.views;
-    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readAggregate(v.aggregate, log), poolsFor(reg), true);
+    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readColumns(v.aggregate, log), poolsFor(reg), true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
     if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));

@@ -15,20 +15,20 @@
  * everything is scored here. The same function scores a past month either way.
  */
 import { existsSync, statSync } from 'node:fs';
-import type { MonthAggregate } from '../core/aggregate.ts';
+import type { MonthColumns } from '../core/aggregate.ts';
 import type { Company, Registry } from '../core/registry.ts';
 import { loadMonthResult, packDetails, scoreMonth, storeMonthResult, type MonthResult, type PackedDetails, type StoredMonthResult } from '../core/score.ts';
 import { monthRecord } from './ledger.ts';
-import { readAggregate, type AggregateSource, type LoadedData } from './load-data.ts';
+import { readColumns, type AggregateSource, type LoadedData } from './load-data.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { readCacheJson, writeCacheEntry } from './cache-file.ts';
 import { registryHash, scoredMonthEntry, type CacheEntryRef } from './caches.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 
 /** What the report needs of a month, kept beside its scored result. */
-export type MonthStats = Pick<MonthAggregate, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };
+export type MonthStats = Pick<MonthColumns, 'month' | 'rows' | 'scoredRows' | 'researchRows' | 'emptyCompanyRows' | 'researchModels' | 'latestDate'> & { themes: string[] };
 
-function statsOf(agg: MonthAggregate): MonthStats {
+function statsOf(agg: MonthColumns): MonthStats {
   const themes = new Set<string>();
   for (const c of agg.contexts) for (const [, t] of c.combos) themes.add(t);
   const { month, rows, scoredRows, researchRows, emptyCompanyRows, researchModels, latestDate } = agg;
@@ -93,12 +93,12 @@ export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]
     const result = loadMonthResult(stored.result);
     return { result, stats: stored.stats, cached: true, record: stored.record ?? monthRecord(reg, result) };
   }
-  const scored = await scoreAndStore(reg, pools, await readAggregate(job.source, warn), true, job.entry);
+  const scored = await scoreAndStore(reg, pools, await readColumns(job.source, warn), true, job.entry);
   return { ...scored, details: packDetails(scored.result) };
 }
 
 /** A month scored from its aggregate (`details`: with its board details), its entry (details left out) stored in the cache. */
-async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: MonthAggregate, details: boolean, entry: CacheEntryRef | null): Promise<Scored> {
+async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: MonthColumns, details: boolean, entry: CacheEntryRef | null): Promise<Scored> {
   const result = scoreMonth(reg, agg, pools, details);
   const stats = statsOf(agg);
   const record = monthRecord(reg, result);
@@ -145,7 +145,7 @@ export async function* scoreMonths(
     // The current month is scored again with its board details; its entry (details left
     // out) is stored for the next build, where it is a past month. Started now, so that
     // it is scored here while the workers score the past months.
-    const current = data.aggregate(last).then((agg) => scoreAndStore(data.registry, pools, agg, true, entryOf(last)));
+    const current = data.columns(last).then((cols) => scoreAndStore(data.registry, pools, cols, true, entryOf(last)));
     current.catch(() => {});
     for (let i = 0; i < last; i++) yield (await pending[i]) ?? (await scorePastMonth(data.registry, pools, jobs[i]!, warn));
     yield await current;

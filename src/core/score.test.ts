@@ -58,7 +58,7 @@ function month(reg: Registry, m: string, lines: string[]) {
   const acc = new MonthAccumulator(`mentions/${m}.csv`, m, reg, issues);
   lines.forEach((l, i) => acc.add(l.split(',').map((f) => f.trim()), i + 2));
   issues.throwIfAny();
-  return scoreMonth(reg, acc.finish(), universes(reg), true);
+  return scoreMonth(reg, acc.columns(), universes(reg), true);
 }
 
 const REG = registry([

@@ -3,7 +3,7 @@
  * fractions (hits / K) and compared by cross-multiplication; rounding happens only
  * when a view is made ({@link round1}).
  */
-import type { ContextAggregate, MonthAggregate } from './aggregate.ts';
+import type { MonthColumns } from './aggregate.ts';
 import type { Company, Registry } from './registry.ts';
 import { compareKeys, compareNames } from './text.ts';
 import { MODEL_KEYS } from './policy.ts';
@@ -218,7 +218,8 @@ let boardStamp = 0;
 function scoreContext(
   reg: Registry,
   month: string,
-  ctx: ContextAggregate,
+  ctx: MonthColumns['contexts'][number],
+  cols: MonthColumns,
   pool: Company[],
   withDetail: boolean,
   result: MonthResult,
@@ -229,20 +230,30 @@ function scoreContext(
   if (boardStamp === 0x7fffffff) (inUniverse.fill(0), (boardStamp = 0));
   const stamp = ++boardStamp;
   for (const c of u) inUniverse[c.idx] = stamp;
-  const answersOf = new Map<number, number[]>();
-  for (const [folded, raw, answers] of ctx.names) {
-    const company = reg.companyByName.get(folded);
+  // Per company of the universe: the names (lists) naming it, the first one in `nameOf`, the
+  // rare others (two folded names resolved to one company) in `moreNames`; their answers are
+  // read where the month's columns hold them.
+  const { strings, folded, spelling, start, end, items } = cols;
+  const nameOf = new Map<number, number>();
+  const moreNames = new Map<number, number[]>();
+  for (const m of ctx.names) {
+    const company = reg.companyByName.get(strings[folded[m]!]!);
+    const count = end[m]! - start[m]!;
     if (!company) {
-      result.unresolved.set(raw, (result.unresolved.get(raw) ?? 0) + answers.length);
+      const raw = strings[spelling[m]!]!;
+      result.unresolved.set(raw, (result.unresolved.get(raw) ?? 0) + count);
       continue;
     }
     if (inUniverse[company.idx] !== stamp) {
-      result.outOfUniverse += answers.length;
+      result.outOfUniverse += count;
       continue;
     }
-    const list = answersOf.get(company.idx);
-    if (list) list.push(...answers);
-    else answersOf.set(company.idx, answers.slice());
+    if (!nameOf.has(company.idx)) nameOf.set(company.idx, m);
+    else {
+      const more = moreNames.get(company.idx);
+      if (more) more.push(m);
+      else moreNames.set(company.idx, [m]);
+    }
   }
   const k = ctx.combos.length;
   const A = ctx.answers.length;
@@ -255,16 +266,22 @@ function scoreContext(
   const uniqOf: number[][] = new Array(n);
   const hitsJ = new Int32Array(n);
   u.forEach((c, j) => {
-    const answers = answersOf.get(c.idx);
-    if (!answers) return void (uniqOf[j] = []);
+    const first = nameOf.get(c.idx);
+    if (first === undefined) return void (uniqOf[j] = []);
     const uniq: number[] = [];
     const hit = new Uint8Array(k);
-    for (const a of answers)
-      if (mark[a] !== j + 1) {
-        mark[a] = j + 1;
-        uniq.push(a);
-        hit[ctx.answers[a]!] = 1;
+    const take = (m: number) => {
+      for (let i = start[m]!; i < end[m]!; i++) {
+        const a = items[i]!;
+        if (mark[a] !== j + 1) {
+          mark[a] = j + 1;
+          uniq.push(a);
+          hit[ctx.answers[a]!] = 1;
+        }
       }
+    };
+    take(first);
+    for (const m of moreNames.get(c.idx) ?? []) take(m);
     let hits = 0;
     for (let i = 0; i < k; i++) hits += hit[i]!;
     hitsOf[j] = hit;
@@ -367,12 +384,13 @@ export function compareEntries(a: Board, ap: number, b: Board, bp: number): numb
   return -compareScore(a.hits[ap]!, a.k, b.hits[bp]!, b.k) || b.mentions[bp]! - a.mentions[ap]! || compareNames(a.industry, b.industry);
 }
 
-export function scoreMonth(reg: Registry, agg: MonthAggregate, pools: Map<string, Company[]>, withDetail: boolean): MonthResult {
-  const result: MonthResult = { month: agg.month, boards: new Map(), overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
+/** A month's boards, from its columns ({@link MonthColumns}: the aggregate with its names' lists in typed arrays). */
+export function scoreMonth(reg: Registry, cols: MonthColumns, pools: Map<string, Company[]>, withDetail: boolean): MonthResult {
+  const result: MonthResult = { month: cols.month, boards: new Map(), overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
   const boards: Board[] = [];
-  for (const ctx of agg.contexts) {
+  for (const ctx of cols.contexts) {
     if (ctx.combos.length === 0) continue;
-    boards.push(scoreContext(reg, agg.month, ctx, pools.get(`${ctx.industry}\u0000${ctx.country}`) ?? [], withDetail, result));
+    boards.push(scoreContext(reg, cols.month, ctx, cols, pools.get(`${ctx.industry}\u0000${ctx.country}`) ?? [], withDetail, result));
   }
   boards.sort((a, b) => compareKeys(a.country, b.country) || compareKeys(a.industrySlug, b.industrySlug));
   for (const b of boards) result.boards.set(`${b.country}/${b.industrySlug}`, b);
