@@ -51,6 +51,7 @@ describe('a parser worker keeps the memory of one month for the next', () => {
       expect(await read(readCsv, bytes)).toEqual(stream);
     }
   });
+
   it("a small file's text, which Node may cut from its shared pool of small buffers, is kept without the bytes after it", async () => {
     const tiny = (tag: string) => gzipSync(`a,b,c\n1,${tag},3\n`);
     keepBetweenMonths();

@@ -50,7 +50,7 @@ export interface LoadedData {
   aggregate(i: number): Promise<MonthAggregate>;
   /** Month `i`'s columns, as the scoring reads them ({@link readColumns}). */
   columns(i: number): Promise<MonthColumns>;
-  /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readAggregate}). */
+  /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readColumns}). */
   aggregateSource(i: number): AggregateSource;
   cacheHits: number;
   /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */

@@ -281,7 +281,8 @@ function scoreContext(
       }
     };
     take(first);
-    for (const m of moreNames.get(c.idx) ?? []) take(m);
+    const more = moreNames.get(c.idx);
+    if (more) for (const m of more) take(m);
     let hits = 0;
     for (let i = 0; i < k; i++) hits += hit[i]!;
     hitsOf[j] = hit;
