@@ -59,9 +59,10 @@ export function packColumns(cols: MonthColumns): Uint8Array {
     for (const m of c.names) {
       ints[k++] = id(names[folded[m]!]!);
       ints[k++] = id(names[spelling[m]!]!);
-      ints[k++] = end[m]! - start[m]!;
-      ints.set(items.subarray(start[m]!, end[m]!), k);
-      k += end[m]! - start[m]!;
+      const list = items.subarray(start[m]!, end[m]!);
+      ints[k++] = list.length;
+      ints.set(list, k);
+      k += list.length;
     }
     return [c.industry, c.country, c.combos, c.answers.length, c.names.length];
   });
