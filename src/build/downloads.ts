@@ -215,8 +215,7 @@ export class ProfilesGzip {
   readonly #free: Buffer[] = [];
   #chunk: ByteBuilder | null = null;
   #rows = 0;
-  /** How many chunk buffers were made (the rest of the chunks reused one zlib had read). */
-  buffers = 0;
+  #buffers = 0;
 
   constructor() {
     this.#zip.on('data', (chunk: Buffer) => this.#parts.push(chunk));
@@ -237,6 +236,11 @@ export class ProfilesGzip {
     if (this.#chunk.length >= PROFILES_CHUNK) this.#flush();
   }
 
+  /** How many chunk buffers were made (the rest of the chunks reused one zlib had read). */
+  get buffers(): number {
+    return this.#buffers;
+  }
+
   /** Bytes handed to zlib that it has not read yet. */
   get unread(): number {
     return this.#zip.writableLength;
@@ -250,7 +254,7 @@ export class ProfilesGzip {
   }
 
   #newBuffer(): Buffer {
-    this.buffers++;
+    this.#buffers++;
     // room for a chunk and the longest line that does not start one
     return Buffer.allocUnsafeSlow(2 * PROFILES_CHUNK);
   }
