@@ -33,7 +33,11 @@ interface Node {
 
 const FUNCTION_LITERALS = new Set(['ArrowFunctionExpression', 'FunctionExpression']);
 
-/** The spans (start, end) of every function literal assigned to a property (`=`, `||=`, …: V8 allocates each old), in source order. */
+/**
+ * The spans (start, end) of every function literal assigned to a property (`=`, `||=`, …: V8
+ * allocates each old), in the order the tree is visited: a literal before the ones inside it
+ * ({@link youngClosureSource} orders its edits itself).
+ */
 export function propertyFunctionLiterals(ast: Node): [number, number][] {
   const spans: [number, number][] = [];
   const visit = (node: Node): void => {
@@ -50,7 +54,7 @@ export function propertyFunctionLiterals(ast: Node): [number, number][] {
     }
   };
   visit(ast);
-  return spans.sort((a, b) => a[0] - b[0]);
+  return spans;
 }
 
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && typeof (v as Node).type === 'string';
