@@ -5,9 +5,19 @@
 // Each module's `import.meta.url` in the bundle is that of a module of src/build, where every
 // module of the build that finds a file from its own URL is. Without a bundle (no esbuild, a
 // read-only folder, a source written while it was bundled), through tsx as before.
+//
+// A monthly build (by the folders' names, as for its spare parser worker) runs with glibc's
+// large blocks on huge pages (src/build/huge-pages.mjs): this process, before it loads the
+// build, starts itself again with that setting, which glibc reads only as a process starts,
+// and ends as the new one does.
 import { pathToFileURL } from 'node:url';
 import { buildBundle } from '../src/build/bundle-file.mjs';
+import { buildFolders, likelyMonthly } from '../src/build/build-folders.mjs';
+import { hugePagesEnv, relaunch } from '../src/build/huge-pages.mjs';
 
+const { dataDir, cacheDir } = buildFolders(process.env);
+const hugePages = cacheDir && likelyMonthly(dataDir, cacheDir) ? hugePagesEnv(process.env, process.platform) : null;
+if (hugePages) await relaunch(hugePages);
 const bundle = buildBundle();
 if (bundle) await import(pathToFileURL(bundle).href);
 else {

@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { ROOT } from '../src/build/bundle-file.mjs';
+import { buildFolders } from '../src/build/build-folders.mjs';
 import { closeEarlyWorkers, earlyWorkers } from '../src/build/early-workers.ts';
 import { defaultWorkers } from '../src/build/worker-pool.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
@@ -25,15 +26,13 @@ if (!DEPLOY_TARGETS.includes(deploy)) {
   process.exit(1);
 }
 // Unset or empty: the default (an empty value would otherwise be the current folder, here and
-// for EVI_DATA_DIR and EVI_OUT_DIR below).
-const cache = env.EVI_CACHE_DIR || '.cache/months';
+// for EVI_OUT_DIR below).
+const { dataDir, cacheDir } = buildFolders(env);
 // Every absolute link is built on SITE_URL. Unset, it is the local server this machine will
 // run (`npm start`): the PORT and HOST it listens on, so `PORT=4501 npm start` links right.
 const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
 const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
 if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);
-const dataDir = resolve(env.EVI_DATA_DIR || 'data');
-const cacheDir = cache === 'off' ? null : resolve(cache);
 const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
 // A monthly build's parser worker starts first (earlyWorkers): its start (tsx and its
 // modules) then overlaps this thread's loading of the rest of the build, imported below,

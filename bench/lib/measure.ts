@@ -6,7 +6,7 @@
  * sampled VmHWM (the kernel's high-water mark, so only its last ~200 ms can be missed).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,13 +59,36 @@ function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   }
 }
 
-function childOf(pid: number): number | null {
+function childrenOf(pid: number): number[] {
   try {
-    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
-    return first ? Number(first) : null;
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function exeOf(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
   } catch {
     return null;
   }
+}
+
+/**
+ * The process to sample under `pid`: `pid`, or (`under`) its first child (the command under
+ * /usr/bin/time); then, while it has one, its child running the same program (a build that its
+ * launcher started again, src/build/huge-pages.mjs), not another program it runs (esbuild).
+ */
+function measuredOf(pid: number, under: boolean): number | null {
+  let target = under ? (childrenOf(pid)[0] ?? null) : pid;
+  const exe = target === null ? null : exeOf(target);
+  while (target !== null && exe !== null) {
+    const next = childrenOf(target).find((c) => exeOf(c) === exe);
+    if (next === undefined) break;
+    target = next;
+  }
+  return target;
 }
 
 export function measure(cmd: string, args: string[], opts: MeasureOptions = {}): Promise<Measured> {
@@ -84,7 +107,7 @@ export function measure(cmd: string, args: string[], opts: MeasureOptions = {}):
   let phase = opts.firstPhase ?? 'start';
   let stdout = '';
   let killed = false;
-  let target: number | null = useTime ? null : child.pid!;
+  let target: number | null = null;
   let hwm = 0;
   const kill = (why: string) => {
     if (killed) return;
@@ -97,7 +120,8 @@ export function measure(cmd: string, args: string[], opts: MeasureOptions = {}):
     }
   };
   const sample = () => {
-    if (target === null && child.pid) target = childOf(child.pid);
+    // Found again at each sample: the build's launcher starts the build a moment after it starts.
+    if (child.pid) target = measuredOf(child.pid, useTime) ?? target;
     if (target === null) return;
     const rss = statusKiB(target, 'VmRSS');
     if (rss !== null) phasePeaks.set(phase, Math.max(phasePeaks.get(phase) ?? 0, rss));

@@ -43,14 +43,16 @@ const sha256 = (...parts: (string | Uint8Array)[]) => {
 /** The part of every parsed month's key that the registry's lookups decide. */
 export const lookupsHash = (lookups: Lookups): string => sha256(PARSED_VERSION, JSON.stringify(lookups));
 
-/** A parsed month: its key is also the month's content key, which keys what derives from it. */
+/**
+ * A parsed month: its key is also the month's content key, which keys what derives from it.
+ * Its name, `{month}-{32 hex digits}.bin`, is what build-folders.mjs's isParsedMonthEntry
+ * reads.
+ */
 export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: string, file: Uint8Array): CacheEntryRef {
   const key = sha256(lookupsKey, file);
   return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.bin`), key };
 }
 
-/** Whether a cache folder's file `name` is a parsed month's entry ({@link parsedMonthEntry}) for `month`, made from any lookups and content. */
-export const isParsedMonthEntry = (name: string, month: string): boolean => name.length === month.length + 37 && name.startsWith(`${month}-`) && /^[0-9a-f]{32}\.bin$/.test(name.slice(month.length + 1));
 
 /** A build's registry is read once and never changed: the scoring and the month files share its hash (~0.1 s at reference scale). */
 const registryHashes = new WeakMap<Registry, string>();

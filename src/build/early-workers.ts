@@ -5,16 +5,9 @@
  * its modules, ~0.6 s of wall alone, more than 1 s beside the build's own start) overlaps
  * the build thread's.
  */
-import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { isParsedMonthEntry } from './caches.ts';
+import { join } from 'node:path';
+import { likelyMonthly, monthFileNames } from './build-folders.mjs';
 import { WorkerPool, workerHeapMb } from './worker-pool.ts';
-
-/** A month file's name: YYYY-MM.csv or YYYY-MM.csv.gz. */
-export const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
-
-/** The month (YYYY-MM) of a month file, by its path or name, which MONTH_FILE_RE matched. */
-export const monthOfFile = (path: string): string => MONTH_FILE_RE.exec(basename(path))![1]!;
 
 /**
  * A parser worker's young generation (V8 makes it three semi-spaces): a month's rows and
@@ -43,27 +36,13 @@ export interface EarlyWorkers {
 }
 
 export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { pool = true }: { pool?: boolean } = {}): EarlyWorkers {
-  const dir = join(dataDir, 'mentions');
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => MONTH_FILE_RE.test(n)).sort();
-  } catch {
-    return {};
-  }
-  if (names.length < 2) return {};
-  const before = monthOfFile(names.at(-2)!);
-  let cached = false;
-  try {
-    cached = readdirSync(cacheDir).some((n) => isParsedMonthEntry(n, before));
-  } catch {
-    // no cache folder yet: a cold build
-  }
   const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
-  if (cached) {
-    const path = join(dir, names.at(-1)!);
-    return { spare: { path, before: join(dir, names.at(-2)!), pool: new WorkerPool(1, workerHeapMb([path]), undefined, more) } };
-  }
+  const monthly = likelyMonthly(dataDir, cacheDir);
+  if (monthly) return { spare: { ...monthly, pool: new WorkerPool(1, workerHeapMb([monthly.path]), undefined, more) } };
   if (!pool) return {};
+  const dir = join(dataDir, 'mentions');
+  const names = monthFileNames(dir);
+  if (names.length < 2) return {};
   return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
 }
 

@@ -15,7 +15,8 @@ import { lookupsHash, parsedMonthEntry, type CacheEntryRef } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
 import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
-import { MONTH_FILE_RE, PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, monthOfFile, type EarlyWorkers } from './early-workers.ts';
+import { MONTH_FILE_RE, monthOfFile } from './build-folders.mjs';
+import { PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, type EarlyWorkers } from './early-workers.ts';
 
 export interface MonthFile {
   month: string;
