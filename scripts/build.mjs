@@ -13,10 +13,10 @@
 import { pathToFileURL } from 'node:url';
 import { buildBundle } from '../src/build/bundle-file.mjs';
 import { buildFolders, likelyMonthly } from '../src/build/build-folders.mjs';
-import { hugePagesEnv, relaunch } from '../src/build/huge-pages.mjs';
+import { hugePagesEnv, relaunch, thpSetting } from '../src/build/huge-pages.mjs';
 
 const { dataDir, cacheDir } = buildFolders(process.env);
-const hugePages = cacheDir && likelyMonthly(dataDir, cacheDir) ? hugePagesEnv(process.env, process.platform) : null;
+const hugePages = cacheDir && likelyMonthly(dataDir, cacheDir) ? hugePagesEnv(process.env, process.platform, thpSetting()) : null;
 if (hugePages) await relaunch(hugePages);
 const bundle = buildBundle();
 if (bundle) await import(pathToFileURL(bundle).href);

@@ -1,6 +1,7 @@
 /**
  * npm run build (scripts/build.mjs runs this module from its bundle; `node --import tsx
- * scripts/build.ts` runs it as it is, the same build). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
+ * scripts/build.ts` runs it as it is, the same build, but for the huge pages a monthly build
+ * is started again with, which scripts/build.mjs decides). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
  * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
  * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
  * EVI_DEPLOY (node|worker|pages|nginx|static, default node).

@@ -13,22 +13,41 @@
 // too near the 1.5 GiB it must stay under (BENCHMARKS.md, "Build: a monthly build's large
 // blocks on huge pages"). glibc reads the setting once, as the process starts, so
 // `scripts/build.mjs` starts itself again with it (~0.1-0.3 s) when the folders' names say
-// a monthly build. `EVI_HUGE_PAGES=0` leaves the process as started. Elsewhere (no glibc:
-// macOS, Windows, musl) the setting means nothing and nothing is done.
+// a monthly build and the kernel gives huge pages on request. `EVI_HUGE_PAGES=0` leaves the
+// process as started. Elsewhere (no glibc: macOS, Windows, musl; a kernel that gives huge
+// pages always or never) the setting changes nothing and nothing is done.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export const HUGE_PAGES_TUNABLE = 'glibc.malloc.hugetlb=1';
 
 /**
- * The environment to run the build in, or null to run it as started: not Linux,
- * `EVI_HUGE_PAGES=0`, or a `glibc.malloc.hugetlb` setting already there (this process is the
- * relaunched one, or the operator chose a value). Other tunables are kept.
+ * The kernel's setting for transparent huge pages (`always`, `madvise`, `never`), or null
+ * where there is none to read.
+ * @param {string} [file]
+ * @returns {string | null}
+ */
+export function thpSetting(file = '/sys/kernel/mm/transparent_hugepage/enabled') {
+  try {
+    return /\[(\w+)\]/.exec(readFileSync(file, 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The environment to run the build in, or null to run it as started: where the setting would
+ * change nothing (not Linux; a kernel whose setting is not `madvise`: `never` gives no huge
+ * pages, `always` gives them without the request), `EVI_HUGE_PAGES=0`, or a
+ * `glibc.malloc.hugetlb` setting already there (this process is the started one, or the
+ * operator chose a value). Other tunables are kept.
  * @param {NodeJS.ProcessEnv} env
  * @param {NodeJS.Platform} platform
+ * @param {string | null} thp the kernel's setting ({@link thpSetting})
  * @returns {NodeJS.ProcessEnv | null}
  */
-export function hugePagesEnv(env, platform) {
-  if (platform !== 'linux' || env.EVI_HUGE_PAGES === '0') return null;
+export function hugePagesEnv(env, platform, thp) {
+  if (platform !== 'linux' || thp !== 'madvise' || env.EVI_HUGE_PAGES === '0') return null;
   const tunables = env.GLIBC_TUNABLES ?? '';
   if (/(^|:)glibc\.malloc\.hugetlb=/.test(tunables)) return null;
   return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${HUGE_PAGES_TUNABLE}` : HUGE_PAGES_TUNABLE };

@@ -1,17 +1,18 @@
 /**
  * The build's process on Linux runs with glibc's large blocks on huge pages
- * when it is a monthly build (huge-pages.mjs): the setting as it is added to an environment, a
+ * when it is a monthly build and the kernel gives huge pages on request (huge-pages.mjs): the
+ * kernel's setting as read, the setting as it is added to an environment, a
  * script started again with it (its output, exit code and signal passed on), its effect on a
  * large buffer where the kernel gives huge pages on request, and `npm run build`'s own script
  * through it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HUGE_PAGES_TUNABLE, hugePagesEnv } from './huge-pages.mjs';
+import { HUGE_PAGES_TUNABLE, hugePagesEnv, thpSetting } from './huge-pages.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'evi-huge-pages-'));
@@ -27,7 +28,7 @@ writeFileSync(
   SCRIPT,
   `import { readFileSync } from 'node:fs';
 import { hugePagesEnv, relaunch } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/build/huge-pages.mjs')).href)};
-const env = hugePagesEnv(process.env, process.platform);
+const env = hugePagesEnv(process.env, process.platform, 'madvise');
 if (env) relaunch(env);
 else {
   const buf = Buffer.alloc(64 << 20);
@@ -48,27 +49,36 @@ function run(env: Record<string, string>) {
   return { status: r.status, signal: r.signal, out, stderr: r.stderr, pid: r.pid };
 }
 
-/** The kernel's THP setting ("always", "madvise", "never"), null where there is none to read. */
-const thp = (() => {
-  const file = '/sys/kernel/mm/transparent_hugepage/enabled';
-  return existsSync(file) ? (/\[(\w+)\]/.exec(readFileSync(file, 'utf8'))?.[1] ?? null) : null;
-})();
+/** This machine's kernel setting for transparent huge pages. */
+const thp = thpSetting();
 const linux = process.platform === 'linux';
 
 describe('hugePagesEnv', () => {
-  it('adds the setting on Linux, after any other tunables, and once', () => {
-    expect(hugePagesEnv({ PATH: '/bin' }, 'linux')).toEqual({ PATH: '/bin', GLIBC_TUNABLES: HUGE_PAGES_TUNABLE });
-    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, 'linux')).toEqual({ GLIBC_TUNABLES: `glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}` });
-    const once = hugePagesEnv({}, 'linux')!;
-    expect(hugePagesEnv(once, 'linux')).toBeNull();
+  it('adds the setting on Linux where the kernel gives huge pages on request, after any other tunables, and once', () => {
+    expect(hugePagesEnv({ PATH: '/bin' }, 'linux', 'madvise')).toEqual({ PATH: '/bin', GLIBC_TUNABLES: HUGE_PAGES_TUNABLE });
+    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, 'linux', 'madvise')).toEqual({ GLIBC_TUNABLES: `glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}` });
+    const once = hugePagesEnv({}, 'linux', 'madvise')!;
+    expect(hugePagesEnv(once, 'linux', 'madvise')).toBeNull();
   });
 
-  it("leaves the operator's own value, EVI_HUGE_PAGES=0 and other platforms alone", () => {
-    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, 'linux')).toBeNull();
-    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0' }, 'linux')).toBeNull();
-    expect(hugePagesEnv({ EVI_HUGE_PAGES: '0' }, 'linux')).toBeNull();
-    expect(hugePagesEnv({}, 'darwin')).toBeNull();
-    expect(hugePagesEnv({}, 'win32')).toBeNull();
+  it("leaves the operator's own value, EVI_HUGE_PAGES=0, other kernel settings and other platforms alone", () => {
+    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, 'linux', 'madvise')).toBeNull();
+    expect(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=0' }, 'linux', 'madvise')).toBeNull();
+    expect(hugePagesEnv({ EVI_HUGE_PAGES: '0' }, 'linux', 'madvise')).toBeNull();
+    expect(hugePagesEnv({}, 'linux', 'always')).toBeNull();
+    expect(hugePagesEnv({}, 'linux', 'never')).toBeNull();
+    expect(hugePagesEnv({}, 'linux', null)).toBeNull();
+    expect(hugePagesEnv({}, 'darwin', 'madvise')).toBeNull();
+    expect(hugePagesEnv({}, 'win32', null)).toBeNull();
+  });
+
+  it("reads the kernel's setting from the bracketed word", () => {
+    const file = join(dir, 'enabled');
+    writeFileSync(file, 'always [madvise] never\n');
+    expect(thpSetting(file)).toBe('madvise');
+    writeFileSync(file, '[always] madvise never\n');
+    expect(thpSetting(file)).toBe('always');
+    expect(thpSetting(join(dir, 'none'))).toBeNull();
   });
 });
 
@@ -123,9 +133,9 @@ describe.runIf(linux)("npm run build's script", () => {
     return { status: r.status, stderr: r.stderr, tunables: [...new Set(r.stderr.match(/^tunables: .*$/gm))] };
   }
 
-  it("starts a monthly build again with its Node flags and the setting, and ends with the build's exit code and message", () => {
+  it("starts a monthly build again with its Node flags and the setting where the kernel gives huge pages on request, and ends with the build's exit code and message", () => {
     const r = build(true);
-    expect(r.tunables).toEqual(['tunables: undefined', `tunables: ${HUGE_PAGES_TUNABLE}`]);
+    expect(r.tunables).toEqual(thp === 'madvise' ? ['tunables: undefined', `tunables: ${HUGE_PAGES_TUNABLE}`] : ['tunables: undefined']);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('Build stopped');
     expect(r.stderr).toContain('countries.csv');
