@@ -53,7 +53,6 @@ export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: st
   return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.bin`), key };
 }
 
-
 /** A build's registry is read once and never changed: the scoring and the month files share its hash (~0.1 s at reference scale). */
 const registryHashes = new WeakMap<Registry, string>();
 

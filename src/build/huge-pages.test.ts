@@ -6,7 +6,7 @@
  * large buffer where the kernel gives huge pages on request, and `npm run build`'s own script
  * through it.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /**
  * A script started as scripts/build.mjs starts the build: again with the setting when
  * hugePagesEnv asks for it; the started one prints its GLIBC_TUNABLES and the huge pages
- * behind a 64 MiB buffer it fills, then ends as `END` says (an exit code, or a signal).
+ * behind a 64 MiB buffer it fills, then ends as `END` says (an exit code, or a signal), or
+ * waits (`wait`).
  */
 const SCRIPT = join(dir, 'relaunched.mjs');
 writeFileSync(
@@ -34,9 +35,10 @@ else {
   const buf = Buffer.alloc(64 << 20);
   buf.fill(1);
   const huge = /^AnonHugePages:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'));
-  console.log(JSON.stringify({ tunables: process.env.GLIBC_TUNABLES ?? null, hugeKiB: huge ? Number(huge[1]) : null, pid: process.pid, ppid: process.ppid, sum: buf[12345] }));
+  console.log(JSON.stringify({ tunables: process.env.GLIBC_TUNABLES ?? null, hugeKiB: huge ? Number(huge[1]) : null, pid: process.pid, ppid: process.ppid }));
   const end = process.env.END ?? '0';
-  if (end.startsWith('SIG')) process.kill(process.pid, end);
+  if (end === 'wait') setInterval(() => {}, 1000);
+  else if (end.startsWith('SIG')) process.kill(process.pid, end);
   else process.exit(Number(end));
 }
 `,
@@ -96,6 +98,19 @@ describe.runIf(linux)('a script started again with the setting', () => {
     expect(r.status).toBeNull();
     expect(r.signal).toBe('SIGTERM');
     expect(r.out!.tunables).toBe(HUGE_PAGES_TUNABLE);
+  });
+
+  it('passes on a signal the first process gets, and ends as the second then does', async () => {
+    const { GLIBC_TUNABLES: _, EVI_HUGE_PAGES: __, ...inherited } = process.env;
+    const child = spawn(process.execPath, [SCRIPT], { env: { ...inherited, END: 'wait' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((done) => child.stdout.once('data', (b: Buffer) => done(b.toString('utf8'))));
+    const started = JSON.parse(line) as { pid: number; ppid: number };
+    expect(started.ppid).toBe(child.pid);
+    const ended = new Promise<NodeJS.Signals | null>((done) => child.on('close', (_code, signal) => done(signal)));
+    child.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    // the second process is gone too
+    expect(() => process.kill(started.pid, 0)).toThrow();
   });
 
   it('is not started again with EVI_HUGE_PAGES=0', () => {
