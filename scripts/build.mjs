@@ -15,9 +15,10 @@ import { buildBundle } from '../src/build/bundle-file.mjs';
 import { buildFolders, likelyMonthly } from '../src/build/build-folders.mjs';
 import { hugePagesEnv, relaunch, thpSetting } from '../src/build/huge-pages.mjs';
 
+// The environment first (the started process has the setting: no folder is read again), then the folders.
+const hugePages = hugePagesEnv(process.env, process.platform, thpSetting());
 const { dataDir, cacheDir } = buildFolders(process.env);
-const hugePages = cacheDir && likelyMonthly(dataDir, cacheDir) ? hugePagesEnv(process.env, process.platform, thpSetting()) : null;
-if (hugePages) await relaunch(hugePages);
+if (hugePages && cacheDir && likelyMonthly(dataDir, cacheDir)) await relaunch(hugePages);
 const bundle = buildBundle();
 if (bundle) await import(pathToFileURL(bundle).href);
 else {

@@ -57,11 +57,11 @@ export const isParsedMonthEntry = (name, month) => name.length === month.length 
  * most likely), or with fewer than two months.
  * @param {string} dataDir
  * @param {string} cacheDir
+ * @param {string[]} [names] the month files' names in the data folder, when the caller has listed them
  * @returns {{ path: string, before: string } | null}
  */
-export function likelyMonthly(dataDir, cacheDir) {
+export function likelyMonthly(dataDir, cacheDir, names = monthFileNames(join(dataDir, 'mentions'))) {
   const dir = join(dataDir, 'mentions');
-  const names = monthFileNames(dir);
   if (names.length < 2) return null;
   const [previous, newest] = /** @type {[string, string]} */ (names.slice(-2));
   const month = monthOfFile(previous);

@@ -37,12 +37,11 @@ export interface EarlyWorkers {
 
 export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { pool = true }: { pool?: boolean } = {}): EarlyWorkers {
   const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
-  const monthly = likelyMonthly(dataDir, cacheDir);
-  if (monthly) return { spare: { ...monthly, pool: new WorkerPool(1, workerHeapMb([monthly.path]), undefined, more) } };
-  if (!pool) return {};
   const dir = join(dataDir, 'mentions');
   const names = monthFileNames(dir);
-  if (names.length < 2) return {};
+  const monthly = likelyMonthly(dataDir, cacheDir, names);
+  if (monthly) return { spare: { ...monthly, pool: new WorkerPool(1, workerHeapMb([monthly.path]), undefined, more) } };
+  if (!pool || names.length < 2) return {};
   return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
 }
 
