@@ -65,6 +65,14 @@ describe('pages beside the views step (compiled pages from the cache)', () => {
     expect(at(/page worker thread started: loading the compiled pages/)).toBeGreaterThan(-1);
     expect(at(/page worker thread started: loading the compiled pages/)).toBeLessThan(at(/Writing views/));
     expect(miss).not.toMatch(/loading the compiled pages/);
+    // The search index reads the registry only: made while the newest month is still read
+    // (in a monthly build, parsed on its worker), not in the views step.
+    for (const log of [miss!, hit!]) {
+      const line = log.split('\n');
+      const made = line.findIndex((l) => /the search index made, before the newest month is scored/.test(l));
+      expect(made).toBeGreaterThan(line.findIndex((l) => /Scoring and ranking/.test(l)));
+      expect(made).toBeLessThan(line.findIndex((l) => /Scored \d+ months/.test(l)));
+    }
     // Without the compiled pages in the cache, Astro compiles them on its own thread once what
     // the routes without parameters read is written, beside the rest of the views step.
     const inMiss = (line: RegExp) => miss!.split('\n').findIndex((l) => line.test(l));

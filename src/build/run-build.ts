@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { universes, type MonthResult, type PackedDetails } from '../core/score.ts';
 import type { Registry } from '../core/registry.ts';
-import { metaView, METHODOLOGY_VERSION, type SiteInput } from '../core/views/build-views.ts';
+import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../core/views/build-views.ts';
+import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
 import { loadData } from './load-data.ts';
@@ -95,6 +96,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   // Made as each month comes (the cached months' while the new month is parsed): its ledger digests and ranked slugs.
   const records: MonthRecord[] = [];
   const ranked = new Map<string, Set<string>>();
+  /** The search index's files, once made (below); else the views step makes them. */
+  let search: SearchFiles | undefined;
 
   // At most one month parsed (an operator's monthly build, whose month jobs are the new
   // month's leaderboards, on this thread): the page worker thread starts and loads the
@@ -124,7 +127,14 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       builder.add(result, stats);
       records.push(record);
       ranked.set(result.month, rankedSlugs(reg, result));
-      if (results.length === data.months.length - 1) prepareEarly();
+      if (results.length === data.months.length - 1) {
+        prepareEarly();
+        // The search index reads the registry only: made now, while the newest month is
+        // still parsed on its worker (a monthly build's thread waits for it here), not on
+        // the views step's path to the pages.
+        search = buildSearchFiles(searchDocs(reg));
+        log('  the search index made, before the newest month is scored');
+      }
     }
     await data.ready;
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
@@ -187,7 +197,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     // once what the pages without parameters read is written (`staticsReady`), beside the
     // rest of the views step.
     const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit ? {} : { staticsReady: () => pages.compileEarly() }), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, search, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk now: let the month results go before the pages
     // are rendered (and compiled, when the compile did not start beside the views step).
     results.length = 0;

@@ -12,7 +12,7 @@ import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
 import type { PackedDetails } from '../core/score.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
-import { buildSearchFiles } from '../core/search/index.ts';
+import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
 import { ProfilesGzip, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
@@ -44,6 +44,8 @@ export interface SiteParts {
   /** month -> slugs ranked that month (the changelog's counts). */
   ranked: Map<string, Set<string>>;
   dataset: Dataset;
+  /** The search index's files, when the caller made them already (from `input.registry`). */
+  search?: SearchFiles;
   cacheDir: string | null;
   /** Per past month, its board details when the scoring packed them (score-months.ts): what its records job reads instead of its aggregate. */
   details?: (PackedDetails | undefined)[];
@@ -189,7 +191,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
-  const search = buildSearchFiles(searchDocs(input.registry));
+  const search = parts.search ?? buildSearchFiles(searchDocs(input.registry));
   views.write('search-index.json', search.json);
   views.writeBytes(viewPaths.searchIndexBinary().slice('views/'.length), search.binary);
   views.write('search-rankings.json', rankings);

@@ -50,11 +50,17 @@ export function buildSearchIndex(docs: SearchDoc[]): SerializedSearchIndex {
   return serializeIndex(rows, loadRows(rows));
 }
 
+/** Both files of the index: the JSON (v2) and the binary form. */
+export interface SearchFiles {
+  json: SerializedSearchIndex;
+  binary: Uint8Array;
+}
+
 /**
  * Both files of the index from one build of it: the JSON (v2) that the pages' search
  * box loads, and the binary form (`binary.ts`) that the API queries in place.
  */
-export function buildSearchFiles(docs: SearchDoc[]): { json: SerializedSearchIndex; binary: Uint8Array } {
+export function buildSearchFiles(docs: SearchDoc[]): SearchFiles {
   const rows = searchRows(docs);
   const index = loadRows(rows);
   return { json: serializeIndex(rows, index), binary: encodeSearchIndex(index) };

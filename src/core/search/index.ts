@@ -9,7 +9,7 @@
  * trigram index over companies hands a short list to a bit-parallel
  * edit-distance scorer. Pure: nothing from `node:*`, runs in Workers and browsers.
  */
-export { buildSearchFiles, buildSearchIndex, type SerializedSearchIndex, type SerializedSearchIndexV1 } from './build.ts';
+export { buildSearchFiles, buildSearchIndex, type SearchFiles, type SerializedSearchIndex, type SerializedSearchIndexV1 } from './build.ts';
 export { decodeSearchIndex, encodeSearchIndex, isBinarySearchIndex } from './binary.ts';
 export { loadSearchIndex, type SearchIndex } from './load.ts';
 export { betterOutside, searchCompanies, type MatchedOn, type SearchHit, type SearchOptions } from './query.ts';
