@@ -29,7 +29,9 @@ import { JsonWriter } from './write-json.ts';
 /**
  * The current company views are handed to the page workers (`companiesWritten`) in about
  * this many batches, of at least COMPANY_BATCH_MIN companies (each batch costs the page
- * workers one listing of the views and one page-level render setup per share).
+ * workers one listing of the views and one page-level render setup per share). The first
+ * batch is COMPANY_BATCH_MIN companies: the page worker, loaded and waiting for it while
+ * the other core is idle, starts ~0.3 s sooner at reference scale than on a tenth.
  */
 const COMPANY_BATCHES = 10;
 const COMPANY_BATCH_MIN = 200;
@@ -117,7 +119,8 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // meta.json first: the profiles' pages read it and their company's view.
   views.write('meta.json', meta);
   // With `companiesWritten`: the slugs of each batch handed over once the batch is on disk
-  // (the page worker renders their profiles while this thread makes the next views).
+  // (the page worker renders their profiles while this thread makes the next views); the
+  // first batch a small one.
   const batchSize = Math.max(COMPANY_BATCH_MIN, Math.ceil(input.registry.companies.length / COMPANY_BATCHES));
   const handed: Promise<void>[] = [];
   // The batch is `slugs` from this index on (the views made since the last hand-over).
@@ -139,7 +142,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
     slugs.push(v.slug);
     rankings.companies[v.slug] = searchRankingOf(v);
     if (parts.companiesWritten) {
-      if (slugs.length - from >= batchSize) handOver();
+      if (slugs.length - from >= (from === 0 ? COMPANY_BATCH_MIN : batchSize)) handOver();
       // The event loop's turn now and then (not only when the queue's backlog makes this
       // thread wait): the file worker's answers that resolve `written`, and the page
       // workers' asking for their next share, are messages this loop would hold back.
