@@ -19,10 +19,10 @@ export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'employer-visibil
 
 /**
  * @typedef {'bundle' | 'external'} Packages `bundle`: the packages the module imports are in the
- * bundle (zod, PapaParse: loaded with it in one file). `external`: they are imported from
- * node_modules as the bundle runs (Astro's runtime and container, which the page worker shares
- * with the compiled pages it imports, and which loads parts of itself by path): only the
- * project's own modules are in the bundle.
+ * bundle (zod, PapaParse, Astro's container and runtime: loaded with it in one file).
+ * `external`: they are imported from node_modules as the bundle runs (Astro's build and Vite,
+ * for the compile worker: they load parts of themselves by path): only the project's own
+ * modules are in the bundle.
  *
  * @typedef {object} Manifest
  * @property {string} bundle the bundle's file name

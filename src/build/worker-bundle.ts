@@ -7,11 +7,13 @@
  * this machine's two cores, against ~0.16 s for the same module bundled into one file and
  * started without the parent's loader flags (BENCHMARKS.md, "Build: control characters
  * checked in the text"). esbuild, which tsx itself uses to compile each module, bundles the
- * module with what it imports, packages included, into one ESM file; or, for the page
- * worker, the project's modules only (`packages: 'external'`): Astro's runtime and container
- * are imported from node_modules, as the compiled pages import their packages. Its thread
- * then runs no tsx hooks thread beside it either (a monthly reference build: ~3 s less
- * user CPU, BENCHMARKS.md, "Build: the page worker from a bundle").
+ * module with what it imports, packages included, into one ESM file; or, for Astro's compile
+ * worker, the project's modules only (`packages: 'external'`): Astro's build and Vite are
+ * imported from node_modules, where they load parts of themselves by path. The page worker's
+ * bundle holds Astro's container and runtime (the compiled pages carry their own copy of
+ * the runtime in their chunks): `import('astro/container')` from node_modules loads ~580
+ * modules, ~0.9-1.1 s of CPU a thread, against ~0.2 s for the bundle (BENCHMARKS.md, "Build:
+ * the page worker's bundle with Astro in it").
  *
  * The bundle is kept in node_modules/.cache (where build tools keep what they make), with
  * the list of its inputs and their SHA-256 (bundle-file.mjs, which also makes the build's own

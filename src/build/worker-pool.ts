@@ -43,7 +43,7 @@ export function workerHeapMb(paths: string[]): number {
  * A worker thread running `script`, a TypeScript module of this folder. With `bundle` (the
  * default), its bundle (worker-bundle.ts: the module and all it imports in one JavaScript
  * file; with `packages: 'external'`, the project's modules only, the packages imported from
- * node_modules: the page worker) when there is one, started without the parent's loader
+ * node_modules: Astro's compile worker) when there is one, started without the parent's loader
  * flags. Otherwise one entry (ts-worker.mjs) registers tsx in the new thread, then imports
  * the module, whose file URL is handed over as the last item of the worker's `process.argv`.
  */
