@@ -131,7 +131,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
         prepareEarly();
         // The search index reads the registry only: made now, while the newest month is
         // still parsed on its worker (a monthly build's thread waits for it here), not on
-        // the views step's path to the pages.
+        // the views step's path to the pages; after one turn of the microtasks, in which the
+        // page worker thread starts when the pages step is open (prepareEarly).
+        await null;
         search = buildSearchFiles(searchDocs(reg));
         log('  the search index made, before the newest month is scored');
       }
