@@ -105,7 +105,9 @@ describe('worker bundles', () => {
   it('run the parser worker from its bundle with the result of the same job in this thread', async () => {
     // The build's workers have a bundle (a failure to make one would only show as slower starts).
     for (const w of ['./parse-worker.ts', './score-worker.ts', './month-worker.ts']) expect(workerBundle(fileURLToPath(new URL(w, import.meta.url))), w).not.toBeNull();
-    expect(workerBundle(fileURLToPath(new URL('./render-worker.ts', import.meta.url)), 'external'), 'the page worker').not.toBeNull();
+    // The page worker's as the page pool makes it (Astro in it): made another way here, into the
+    // same folder, it would replace the one the builds of other test files keep.
+    expect(workerBundle(fileURLToPath(new URL('./render-worker.ts', import.meta.url))), 'the page worker').not.toBeNull();
     expect(workerBundle(fileURLToPath(new URL('./compile-worker.ts', import.meta.url)), 'external'), 'the compile worker').not.toBeNull();
     const month = join(tmp, '2026-04.csv');
     writeFileSync(month, 'answer_id,collected_at,model,country,industry,theme,question_id,company\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Kestrel Aero\na1,2026-04-02,ChatGPT,us,Aerospace,Leadership,q1,Société Générale\na2,2026-04-03,Claude,US,aerospace,Pay,q2,\n');
