@@ -96,7 +96,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   // Made as each month comes (the cached months' while the new month is parsed): its ledger digests and ranked slugs.
   const records: MonthRecord[] = [];
   const ranked = new Map<string, Set<string>>();
-  /** The search index's files, once made (below); else the views step makes them. */
+  /** The search index's files, made while the newest month is read (below; with one month, before the views step). */
   let search: SearchFiles | undefined;
 
   // At most one month parsed (an operator's monthly build, whose month jobs are the new
@@ -199,7 +199,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     // once what the pages without parameters read is written (`staticsReady`), beside the
     // rest of the views step.
     const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit ? {} : { staticsReady: () => pages.compileEarly() }), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, search, dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, search: search ?? buildSearchFiles(searchDocs(reg)), dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk now: let the month results go before the pages
     // are rendered (and compiled, when the compile did not start beside the views step).
     results.length = 0;

@@ -5,14 +5,14 @@
  * answers, OpenAPI and the host files.
  */
 import { join } from 'node:path';
-import { searchDocs, searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
+import { searchRankingOf, type SiteInput } from '../core/views/build-views.ts';
 import { companyRecords, identityOf, shapeSite, shapeView } from '../core/views/companies.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../core/views/changelog.ts';
 import type { Ledger } from '../core/ledger.ts';
 import type { PackedDetails } from '../core/score.ts';
 import type { Dataset } from '../core/schemas/dataset.ts';
-import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
+import type { SearchFiles } from '../core/search/index.ts';
 import { encodeSearchRankings } from '../core/search/rankings.ts';
 import { siteUrls } from '../core/urls.ts';
 import { ProfilesGzip, writeDatasetManifest, writeMonthDownloads, type MonthManifest } from './downloads.ts';
@@ -46,8 +46,8 @@ export interface SiteParts {
   /** month -> slugs ranked that month (the changelog's counts). */
   ranked: Map<string, Set<string>>;
   dataset: Dataset;
-  /** The search index's files, when the caller made them already (from `input.registry`). */
-  search?: SearchFiles;
+  /** The search index's files (made from `input.registry` by the caller, while the newest month is read). */
+  search: SearchFiles;
   cacheDir: string | null;
   /** Per past month, its board details when the scoring packed them (score-months.ts): what its records job reads instead of its aggregate. */
   details?: (PackedDetails | undefined)[];
@@ -194,7 +194,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
 
   const changelog = changelogBody({ ledger: parts.ledger, ranked: parts.ranked, month: meta.month, lastUpdated: meta.lastUpdated, urls });
   views.write(viewPaths.changelog().slice('views/'.length), changelog);
-  const search = parts.search ?? buildSearchFiles(searchDocs(input.registry));
+  const { search } = parts;
   views.write('search-index.json', search.json);
   views.writeBytes(viewPaths.searchIndexBinary().slice('views/'.length), search.binary);
   views.write('search-rankings.json', rankings);
