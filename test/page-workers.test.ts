@@ -71,7 +71,7 @@ describe('page workers', () => {
 });
 
 describe("the page workers' bundle", () => {
-  // ~0.2 s of CPU a thread to load, against ~0.9-1.1 s for Astro's ~580 modules from node_modules.
+  // Astro's container and runtime load in ~0.2 s of CPU a thread so, against ~0.9-1.1 s for their ~580 modules from node_modules.
   it("holds Astro's container and runtime, as the page workers of the builds above loaded it", () => {
     const manifest = JSON.parse(readFileSync(manifestPath(join(ROOT, 'src/build/render-worker.ts')), 'utf8')) as { bundle: string; packages?: string; inputs: Record<string, string> };
     expect(manifest.packages).toBe('bundle');
