@@ -31,7 +31,7 @@ import { JsonWriter } from './write-json.ts';
  * this many batches, of at least COMPANY_BATCH_MIN companies (each batch costs the page
  * workers one listing of the views and one page-level render setup per share). The first
  * batch is COMPANY_BATCH_MIN companies: the page worker, loaded and waiting for it while
- * the other core is idle, starts ~0.3 s sooner at reference scale than on a tenth.
+ * the other core is idle, starts ~0.25 s sooner at reference scale than on a tenth.
  */
 const COMPANY_BATCHES = 10;
 const COMPANY_BATCH_MIN = 200;
