@@ -10,6 +10,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { removeTrees } from './remove-trees.ts';
 
 /** Where the builds behind `outDir` live: a hidden sibling folder. */
 export const releasesDir = (outDir: string) => join(dirname(outDir), `.${basename(outDir)}-releases`);
@@ -72,13 +73,15 @@ export async function pruneBehindLive(outDir: string): Promise<void> {
 /** Removes releases other than `keep`, and links and stages left by builds that were killed. */
 export async function prune(outDir: string, keep: Set<string>): Promise<void> {
   const dir = releasesDir(outDir);
+  const gone: string[] = [];
   for (const entry of await readdir(dir).catch(() => [] as string[])) {
     if (keep.has(entry)) continue;
     const pid = Number(/^[0-9a-z]+-(\d+)/.exec(entry)?.[1]);
     // A release of a build still running (not yet linked) is left alone.
     if (!entry.endsWith('-legacy') && pid !== process.pid && alive(pid)) continue;
-    await rm(join(dir, entry), { recursive: true, force: true });
+    gone.push(join(dir, entry));
   }
+  await removeTrees(gone);
   const parent = dirname(outDir);
   const prefix = `.${basename(outDir)}.link-`;
   for (const entry of await readdir(parent).catch(() => [] as string[])) {
