@@ -2,10 +2,11 @@
  * Folders removed on a thread of their own, with synchronous calls, instead of through
  * `fs.promises.rm`: that one walks the tree with one request on libuv's thread pool per
  * entry, and a release behind the live one is ~70,000 entries at reference scale (its
- * ~31,500 files of its own, ~27,000 links shared with the live one, ~11,500 folders). Queued
+ * ~31,500 files of its own, ~26,000 links shared with the live one, ~11,500 folders). Queued
  * at the start of a monthly build, those requests held the pool's four threads, and every
- * read of the build waited behind them: the months' reading step took 9.9-14.2 s instead of
- * ~1.3 s, and the build 21.6-29.0 s instead of 13.4-16.1 s (BENCHMARKS.md, "Build: the
+ * read of the build waited behind them: the months' reading step took 10.3-15.3 s instead of
+ * ~1.5 s, and the build 21.6-37.6 s (median 26.4 s) instead of 17.9-20.8 s (median 19.3 s)
+ * with the removal here (13.0-13.6 s with no release to remove; BENCHMARKS.md, "Build: the
  * release behind the live one removed off the thread pool"). On a thread of its own the
  * removal blocks only that thread, waiting mostly on the disk.
  */
