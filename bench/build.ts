@@ -310,14 +310,19 @@ try {
     incAll.push(await build('incremental', data.incDir, cacheDir, outDir, pages));
     // The release the first run made: which files a monthly build rewrites (for the steady state below).
     const nextRelease = realpathSync(outDir);
-    for (let k = 2; k <= incRuns; k++) {
+    /** Where one more monthly run starts as the first did: the ledger as it found it, and hard-linked snapshots of the cold build's cache and release (`dist` a link to it). */
+    const snapshot = (name: string) => {
       if (ledgerBefore) writeFileSync(ledgerFile, ledgerBefore);
       else rmSync(ledgerFile, { force: true });
-      const c = join(work, `cache-inc-${k}`);
-      const o = join(work, `dist-inc-${k}`);
+      const c = join(work, `cache-${name}`);
+      const o = join(work, `dist-${name}`);
       linkTree(coldCache, c);
       linkTree(releaseCopy, join(releasesDir(o), basename(coldRelease)));
       symlinkSync(join(basename(releasesDir(o)), basename(coldRelease)), o);
+      return { c, o };
+    };
+    for (let k = 2; k <= incRuns; k++) {
+      const { c, o } = snapshot(`inc-${k}`);
       incAll.push(await build('incremental', data.incDir, c, o, pages));
     }
     // The run of the median wall stands for them all in the table (the targets take the median wall and the highest peak).
@@ -327,13 +332,7 @@ try {
     // its own, and the build removes it while it runs. The runs above start from a cold
     // build's output, which has none behind it.
     if (steadyRun) {
-      if (ledgerBefore) writeFileSync(ledgerFile, ledgerBefore);
-      else rmSync(ledgerFile, { force: true });
-      const c = join(work, 'cache-steady');
-      const o = join(work, 'dist-steady');
-      linkTree(coldCache, c);
-      linkTree(releaseCopy, join(releasesDir(o), basename(coldRelease)));
-      symlinkSync(join(basename(releasesDir(o)), basename(coldRelease)), o);
+      const { c, o } = snapshot('steady');
       // Named as a build's release; its process (one that has exited) is not running, so the build removes it.
       const olderDir = join(releasesDir(o), `0000000000-${spawnSync(process.execPath, ['-e', '']).pid}`);
       const older = olderRelease(releaseCopy, nextRelease, olderDir);
