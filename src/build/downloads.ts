@@ -206,9 +206,16 @@ export const PROFILES_GZIP_LEVEL = 6;
  * memory a chunk. In a monthly reference build's profile that was 0.96 s of the build
  * thread; the reference month's 28,477 lines alone (bench/lib/profiles-gzip.ts): 0.45-0.60 s
  * in `add` against 0.27-0.39 s now (BENCHMARKS.md, "Build: the layout's slot closure made young").
+ *
+ * zlib reads a chunk in one answer: its output buffer (`chunkSize`) holds what a chunk
+ * compresses to. Each answer takes one turn of the build thread's event loop, which the views
+ * loop gives only now and then (write-site.ts, every 50 companies): with zlib's 16 KiB, a
+ * chunk of the reference month's NDJSON took ~6 answers, zlib fell behind the lines, and
+ * 76 chunk buffers of 2 MiB were made, fresh memory each, instead of a few used again
+ * (BENCHMARKS.md, "Build: the profiles download's chunks read in one answer").
  */
 export class ProfilesGzip {
-  readonly #zip = createGzip({ level: PROFILES_GZIP_LEVEL });
+  readonly #zip = createGzip({ level: PROFILES_GZIP_LEVEL, chunkSize: PROFILES_CHUNK });
   readonly #parts: Buffer[] = [];
   readonly #done: Promise<ProfilesGz>;
   /** Chunk buffers zlib has read, ready for another chunk. */
@@ -239,6 +246,11 @@ export class ProfilesGzip {
   /** How many chunk buffers were made (the rest of the chunks reused one zlib had read). */
   get buffers(): number {
     return this.#buffers;
+  }
+
+  /** How many pieces of output zlib has handed back (one at most an answer). */
+  get answers(): number {
+    return this.#parts.length;
   }
 
   /** Bytes handed to zlib that it has not read yet. */

@@ -49,6 +49,20 @@ describe('ProfilesGzip', () => {
     expect(gz.equals(gzipSync(text, { level: PROFILES_GZIP_LEVEL }))).toBe(true);
   });
 
+  it('zlib reads each chunk in one answer (a turn of the event loop), or two where its output buffer fills', async () => {
+    // The build's thread gives the event loop a turn only now and then, and each of zlib's
+    // answers takes one: with several answers a chunk, zlib falls behind and every chunk
+    // takes a new buffer.
+    const all = lines(60_000); // ~13 MB: a dozen chunks
+    const zip = new ProfilesGzip();
+    for (const line of all) zip.add(line);
+    const { gz } = await zip.finish();
+    const chunks = Math.ceil(Buffer.byteLength(`${all.join('\n')}\n`) / (1 << 20));
+    expect(chunks).toBeGreaterThanOrEqual(12);
+    expect(zip.answers).toBeLessThanOrEqual(2 * chunks + 1);
+    expect(gz.equals(gzipSync(Buffer.from(`${all.join('\n')}\n`), { level: PROFILES_GZIP_LEVEL }))).toBe(true);
+  });
+
   it('with no line, the gzip of nothing', async () => {
     const { gz, rows } = await new ProfilesGzip().finish();
     expect(rows).toBe(0);
