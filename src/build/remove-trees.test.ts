@@ -4,7 +4,7 @@
  * removal goes through this thread's file system calls on libuv's pool, where a release's
  * ~70,000 of them held back the build's own reads.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,27 @@ describe('removeTrees', () => {
     expect(existsSync(big)).toBe(false);
     // fs.promises.rm over the same tree shows its requests here (FSReqCallback).
     expect([...seen].filter((r) => r.startsWith('FSReq'))).toEqual([]);
+  });
+
+  it('removes a link, given or inside the tree, and never what it points to', async () => {
+    const kept = tree('kept', 2);
+    const before = readdirSync(kept, { recursive: true }).length;
+    const link = join(tmp, 'link');
+    symlinkSync(kept, link);
+    const withLinks = tree('with-links', 1);
+    symlinkSync(kept, join(withLinks, 'd0', 'to-kept'));
+    symlinkSync(join(kept, 'd0', 'f0.json'), join(withLinks, 'd0', 'sub', 'to-file'));
+    await removeTrees([link, withLinks]);
+    expect(existsSync(link)).toBe(false);
+    expect(existsSync(withLinks)).toBe(false);
+    expect(readdirSync(kept, { recursive: true }).length).toBe(before);
+  });
+
+  it('removes a file given', async () => {
+    const file = join(tmp, 'one-file');
+    writeFileSync(file, 'x');
+    await removeTrees([file]);
+    expect(existsSync(file)).toBe(false);
   });
 
   it('rejects with what went wrong', async () => {
