@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { MonthAccumulator, aggregateOf, type AccumulatorArrays, type Lookups, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
+import { MonthAccumulator, aggregateOf, arraysFor, type AccumulatorArrays, type Lookups, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
 import { packColumns } from './aggregate-file.ts';
 import { writeCacheEntry } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
-import { keepTextBuffer, readCsv } from './read-csv.ts';
+import { keepTextBuffer, readCsv, textSizeOf } from './read-csv.ts';
 import { Spare } from './spare.ts';
 
 export interface ParsedMonth {
@@ -39,8 +39,10 @@ interface ReadMonth extends Omit<ParsedMonth, 'aggregate'> {
 async function readMonth(path: string, display: string, month: string, lookups: Lookups, data?: Buffer): Promise<ReadMonth> {
   const t0 = performance.now();
   const issues = new IssueList();
-  const acc = new MonthAccumulator(display, month, lookups, issues, spareArrays.take() ?? undefined);
-  await readCsv(display, data ?? (await readFile(path)), MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
+  const bytes = data ?? (await readFile(path));
+  // A thread's first month: arrays sized from the text's length, not grown from small ones.
+  const acc = new MonthAccumulator(display, month, lookups, issues, spareArrays.take() ?? arraysFor(textSizeOf(bytes)));
+  await readCsv(display, bytes, MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
   const read: ReadMonth = issues.items.length ? { columns: null, seconds, issues: issues.items, truncated: issues.truncated } : { columns: acc.columns(), seconds, issues: [], truncated: false };
   spareArrays.put(acc.arrays());

@@ -112,6 +112,11 @@ async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } 
   return { room: text.buffer, length: text.length };
 }
 
+/** The length of a `.csv` or `.csv.gz` file's text as its bytes say (gunzippedSize for gzip): a size to make room for, not a fact. */
+export function textSizeOf(data: Buffer): number {
+  return data[0] === 0x1f && data[1] === 0x8b ? gunzippedSize(data) : data.length;
+}
+
 /**
  * The buffer size to gunzip into: the size the gzip trailer gives (ISIZE, the last member's
  * size mod 2^32) plus one. Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MonthAccumulator, SCORED_MODELS, type AccumulatorArrays, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
+import { MonthAccumulator, SCORED_MODELS, arraysFor, type AccumulatorArrays, type ContextAggregate, type Lookups, type MonthAggregate } from './aggregate.ts';
 import { didYouMean, IssueList, type DataIssue } from './data-error.ts';
 import { CONTROL_RE, MENTION_COLUMNS, MentionRowSchema, collectedDate, preview } from './schemas/rows.ts';
 import { foldKey, foldName } from './text.ts';
@@ -244,6 +244,21 @@ describe('MonthAccumulator = the rules without shortcuts', () => {
     // Large enough already: none of them was allocated again.
     const after = next.arrays();
     for (const k of Object.keys(arrays) as (keyof AccumulatorArrays)[]) expect(after[k]).toBe(arrays[k]);
+  });
+
+  it("a thread's first month on arrays sized from its text (arraysFor) gives the same aggregate, the room too small or enough", () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => [`b-${String((i * 7919) % 20_000).padStart(6, '0')}`, '2026-04-02', 'Claude', 'uk', 'Aerospace', 'Leadership', 'q2', `Umbra ${i % 500}`]);
+    for (const textBytes of [100, 50_000_000]) {
+      const arrays = arraysFor(textBytes);
+      const list = new IssueList();
+      const acc = new MonthAccumulator(FILE, '2026-04', LOOKUPS, list, arrays);
+      rows.forEach((f, r) => acc.add([...f], r + 2));
+      expect({ agg: acc.finish(), issues: list.items }).toEqual(model(rows));
+      const after = acc.arrays();
+      // too small: grown as before (20,000 answers' signatures); room enough: none of them allocated again
+      if (textBytes === 100) expect(after.sigs.length).toBeGreaterThanOrEqual(8 * 20_000);
+      else for (const k of Object.keys(arrays) as (keyof AccumulatorArrays)[]) expect(after[k]).toBe(arrays[k]);
+    }
   });
 
   it('the generator reaches the shortcut, the full path and the errors', () => {

@@ -156,6 +156,30 @@ const S_ANSWER = 7;
 /** A list's entry in {@link MonthAccumulator}'s `lists`: its context, its folded name's id, its first spelling's number. */
 const LIST = 3;
 
+/**
+ * Arrays for a thread's first month, sized from its text's length in bytes: the month's
+ * answers, name lists and (list, answer) pairs in proportion, with ~1.3-1.5x room at the
+ * reference scale (116.2 MB of text: 596,582 answers, 9.5 million characters of their ids,
+ * 1.85 million pair integers, 128,810 lists). Grown from a few thousand by doubling, they
+ * were copied ~10 times over and each new one faulted in afresh: 0.38 s of the new month's
+ * parse in a monthly build's fresh worker, under the profiler (BENCHMARKS.md, "Build: the
+ * profiles download's chunks read in one answer, and a first month's arrays sized ahead").
+ * A month that needs more grows them as before; the pages of room never written cost no
+ * memory.
+ */
+export function arraysFor(textBytes: number): AccumulatorArrays {
+  const answers = Math.ceil(textBytes / 150) + 2;
+  const lists = Math.ceil(textBytes / 700) + 2;
+  return {
+    sigs: new Int32Array(SIG * answers),
+    pairs: new Int32Array(Math.ceil(textBytes / 48) + 2),
+    lastListed: new Int32Array(lists),
+    lists: new Int32Array(LIST * lists),
+    idChars: new Uint16Array(Math.ceil(textBytes / 9) + 2),
+    idStarts: new Int32Array(answers),
+  };
+}
+
 /** Whether a field holds a C0 or C1 control character or DEL (the same verdict as CONTROL_RE, without a regex call per field). */
 function hasControl(v: string): boolean {
   for (let i = 0; i < v.length; i++) {
