@@ -14,7 +14,7 @@
  * type from the folder's listing (`readdir` with types), not from an `lstat` of each as
  * `rmSync` does, and removes a folder once it is empty instead of trying first. Such a
  * release alone: 1.75-2.0 s of CPU against 2.7-2.9 s by `rmSync` (BENCHMARKS.md, "Build:
- * the profiles download's chunks read in one answer, and the removal's walk"). Only the
+ * the profiles download, the removal's walk, a first month's arrays"). Only the
  * paths given are looked at with `lstat`: a link given is removed, never followed, and
  * inside the tree a link is an entry like a file. Should the walk fail anywhere, `rmSync`
  * takes that path over (its retries, and its error if it fails too).

@@ -163,7 +163,7 @@ const LIST = 3;
  * 1.85 million pair integers, 128,810 lists). Grown from a few thousand by doubling, they
  * were copied ~10 times over and each new one faulted in afresh: 0.38 s of the new month's
  * parse in a monthly build's fresh worker, under the profiler (BENCHMARKS.md, "Build: the
- * profiles download's chunks read in one answer, and a first month's arrays sized ahead").
+ * profiles download, the removal's walk, a first month's arrays").
  * A month that needs more grows them as before; the pages of room never written cost no
  * memory.
  */
