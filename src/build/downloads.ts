@@ -211,7 +211,7 @@ export const PROFILES_GZIP_LEVEL = 6;
  * compresses to. Each answer takes one turn of the build thread's event loop, which the views
  * loop gives only now and then (write-site.ts, every 50 companies): with zlib's 16 KiB, a
  * chunk of the reference month's NDJSON (~90 KB compressed) took ~6 answers and zlib fell
- * behind the lines. Lines of that size paced so (a scratch script, 77.8 MB): 69-75 chunk
+ * behind the lines. Lines of that size paced so (a scratch script, 77.8 MB): 69 chunk
  * buffers of 2 MiB, fresh memory each, against 8 now (BENCHMARKS.md, "Build: the profiles
  * download, the removal's walk, a first month's arrays").
  */
