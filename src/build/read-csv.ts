@@ -45,7 +45,7 @@ export function readCsv(file: string, data: Buffer, columns: readonly string[], 
  * is not valid gzip. `use` must not hold on to the text.
  */
 export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip: boolean) => T | Promise<T>): Promise<T> {
-  const gzip = data[0] === 0x1f && data[1] === 0x8b;
+  const gzip = isGzip(data);
   if (!gzip) return use(data, false);
   const gunzipped = await gunzipInto(data);
   try {
@@ -114,7 +114,12 @@ async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } 
 
 /** The length of a `.csv` or `.csv.gz` file's text as its bytes say (gunzippedSize for gzip): a size to make room for, not a fact. */
 export function textSizeOf(data: Buffer): number {
-  return data[0] === 0x1f && data[1] === 0x8b ? gunzippedSize(data) : data.length;
+  return isGzip(data) ? gunzippedSize(data) : data.length;
+}
+
+/** Whether `data` starts with gzip's magic bytes (how a `.csv.gz` is recognised, whatever its name). */
+function isGzip(data: Buffer): boolean {
+  return data[0] === 0x1f && data[1] === 0x8b;
 }
 
 /**
@@ -273,7 +278,7 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
 
 /** The streaming way: gunzip, UTF-8 check and decoding as a stream, for files that fail either. */
 export function readCsvStream(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
-  const gzip = data[0] === 0x1f && data[1] === 0x8b;
+  const gzip = isGzip(data);
   const raw = Readable.from([data]);
   const bytes = gzip ? raw.pipe(createGunzip()) : raw;
   const checked = utf8Check();
