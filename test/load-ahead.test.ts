@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { earlyWorkers } from '../src/build/early-workers.ts';
+import { closeEarlyWorkers, earlyWorkers, PARSER_YOUNG_GENERATION_MB, SPARE_YOUNG_GENERATION_MB } from '../src/build/early-workers.ts';
 import { loadData } from '../src/build/load-data.ts';
 import { runBuild } from '../src/build/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
@@ -58,6 +58,11 @@ describe('a cold build: parser workers started before the registry is read', () 
     const dir = join(tmp, 'cold');
     cpSync(join(root, 'data'), dir, { recursive: true });
     const cache = join(tmp, 'cache-cold');
+    // A cold build's pool: the parser workers' young generation, not a spare's.
+    const cold = earlyWorkers(dir, cache, 2);
+    expect(cold.spare).toBeUndefined();
+    expect(cold.pool?.resourceLimits?.maxYoungGenerationSizeMb).toBe(PARSER_YOUNG_GENERATION_MB);
+    await closeEarlyWorkers(cold);
     // What npm run build starts before loading the build: not a cold build's pool, which loadData then starts.
     const none = earlyWorkers(dir, cache, 2, { pool: false });
     expect(none).toEqual({});
@@ -126,9 +131,12 @@ describe('a monthly build: the newest month parsed ahead', () => {
   it('takes over the parser workers its caller started before loading the build (as npm run build does)', async () => {
     const { dir, newest, cache } = await monthlyBuild('caller');
     const early = earlyWorkers(dir, cache, 2);
-    // the month before the newest is in the cache: one spare worker, for the newest month
+    // the month before the newest is in the cache: one spare worker, for the newest month,
+    // with the small young generation of a thread that parses one month
     expect(early.spare?.path).toBe(newest);
     expect(early.pool).toBeUndefined();
+    expect(early.spare!.pool.resourceLimits?.maxYoungGenerationSizeMb).toBe(SPARE_YOUNG_GENERATION_MB);
+    expect(SPARE_YOUNG_GENERATION_MB).toBeLessThan(PARSER_YOUNG_GENERATION_MB);
     const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: () => {}, early: true, earlyWorkers: early });
     const plain = await load(dir, null);
     expect(data.cacheHits).toBe(data.months.length - 1);

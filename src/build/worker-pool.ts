@@ -93,6 +93,11 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
     }
   }
 
+  /** The limits its threads were started with (Worker's `resourceLimits`; the same for each). */
+  get resourceLimits(): Worker['resourceLimits'] {
+    return this.all[0]?.resourceLimits;
+  }
+
   /** How many worker threads the pool has. */
   get size(): number {
     return this.all.length;
