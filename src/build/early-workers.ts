@@ -46,13 +46,12 @@ export interface EarlyWorkers {
 }
 
 export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { pool = true }: { pool?: boolean } = {}): EarlyWorkers {
-  const more = { youngGenerationMb: PARSER_YOUNG_GENERATION_MB };
   const dir = join(dataDir, 'mentions');
   const names = monthFileNames(dir);
   const monthly = likelyMonthly(dataDir, cacheDir, names);
   if (monthly) return { spare: { ...monthly, pool: new WorkerPool(1, workerHeapMb([monthly.path]), undefined, { youngGenerationMb: SPARE_YOUNG_GENERATION_MB }) } };
   if (!pool || names.length < 2) return {};
-  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, more) };
+  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB }) };
 }
 
 /** Closes what `early` started (a build that stops before its months are read). */
