@@ -49,9 +49,14 @@ export function earlyWorkers(dataDir: string, cacheDir: string, most: number, { 
   const dir = join(dataDir, 'mentions');
   const names = monthFileNames(dir);
   const monthly = likelyMonthly(dataDir, cacheDir, names);
-  if (monthly) return { spare: { ...monthly, pool: new WorkerPool(1, workerHeapMb([monthly.path]), undefined, { youngGenerationMb: SPARE_YOUNG_GENERATION_MB }) } };
+  if (monthly) return { spare: { ...monthly, pool: parserPool(1, [monthly.path], SPARE_YOUNG_GENERATION_MB) } };
   if (!pool || names.length < 2) return {};
-  return { pool: new WorkerPool(Math.min(most, names.length), workerHeapMb(names.map((n) => join(dir, n))), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB }) };
+  return { pool: parserPool(Math.min(most, names.length), names.map((n) => join(dir, n))) };
+}
+
+/** `size` parser workers for the month files `paths` (their heap cap follows the largest), each with `youngGenerationMb`. */
+export function parserPool(size: number, paths: string[], youngGenerationMb = PARSER_YOUNG_GENERATION_MB): WorkerPool {
+  return new WorkerPool(size, workerHeapMb(paths), undefined, { youngGenerationMb });
 }
 
 /** Closes what `early` started (a build that stops before its months are read). */

@@ -14,9 +14,9 @@ import { peekCacheEntry, readCacheWith } from './cache-file.ts';
 import { lookupsHash, parsedMonthEntry, type CacheEntryRef } from './caches.ts';
 import { parseMonthFile, runMonthJob, type MonthJob, type MonthOutcome } from './parse-month.ts';
 import { readTable } from './read-csv.ts';
-import { WorkerPool, defaultWorkers, workerHeapMb } from './worker-pool.ts';
+import { defaultWorkers, type WorkerPool } from './worker-pool.ts';
 import { MONTH_FILE_RE, monthOfFile } from './build-folders.mjs';
-import { PARSER_YOUNG_GENERATION_MB, closeEarlyWorkers, earlyWorkers, type EarlyWorkers } from './early-workers.ts';
+import { closeEarlyWorkers, earlyWorkers, parserPool, type EarlyWorkers } from './early-workers.ts';
 
 export interface MonthFile {
   month: string;
@@ -261,7 +261,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         // and the heap cap follows the largest of them.
         const size = Math.min(most, (ahead ? newest : months.length) - held.i);
         if (size > 1) {
-          pool = new WorkerPool(size, workerHeapMb(months.slice(held.i).map((m) => m.path)), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
+          pool = parserPool(size, months.slice(held.i).map((m) => m.path));
           start(held);
           start(job);
         } else {
