@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * V8's flags are the process's: the probe runs in a process of its own, and counts the full
+ * collections and incremental markings V8 reports (perf_hooks' `gc` entries) while a heap is
+ * churned before, inside and after `withoutIncrementalMarking`, and after a `work` that threw.
+ */
+const PROBE = (gcModule: string) => `
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { withoutIncrementalMarking } from ${JSON.stringify(gcModule)};
+const kinds = [];
+const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) kinds.push(e.detail.kind); });
+observer.observe({ entryTypes: ['gc'] });
+const kept = [];
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+async function churn(rounds) {
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < 300000; i++) {
+      kept.push({ a: i, b: String(i) });
+      if (kept.length > 200000) kept.splice(0, 100000);
+    }
+    await tick();
+  }
+}
+async function phase(work) {
+  globalThis.gc();
+  await tick();
+  kinds.length = 0;
+  await work();
+  await tick();
+  const count = (kind) => kinds.filter((k) => k === kind).length;
+  return { incremental: count(constants.NODE_PERFORMANCE_GC_INCREMENTAL), major: count(constants.NODE_PERFORMANCE_GC_MAJOR) };
+}
+const out = {};
+out.before = await phase(() => churn(60));
+out.inside = await phase(() => withoutIncrementalMarking(() => churn(60)));
+out.thrown = await withoutIncrementalMarking(async () => { throw new Error('x'); }).then(() => false, (e) => e.message === 'x');
+out.after = await phase(() => churn(60));
+observer.disconnect();
+console.log(JSON.stringify(out));
+`;
+
+type Counts = { incremental: number; major: number };
+
+describe('withoutIncrementalMarking', () => {
+  it('turns V8 incremental marking off while the work runs, and back on after it, also when it throws', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evi-gc-'));
+    try {
+      const file = join(dir, 'probe.mts');
+      writeFileSync(file, PROBE(pathToFileURL(join(import.meta.dirname, 'gc.ts')).href));
+      const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', file], { encoding: 'utf8' })) as { before: Counts; inside: Counts; after: Counts; thrown: boolean };
+      expect(out.before.incremental).toBeGreaterThan(0);
+      expect(out.inside.major).toBeGreaterThan(0);
+      expect(out.inside.incremental).toBe(0);
+      expect(out.thrown).toBe(true);
+      expect(out.after.incremental).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
