@@ -13,7 +13,8 @@ export function collectGarbage(): void {
  * Runs `work` with V8's incremental marking off: each full collection then marks the heap
  * in one pause instead of in steps between the thread's own work, which costs less in all
  * (the steps, and the `gc()` that finds a marking just begun and finishes it before its
- * own; BENCHMARKS.md, "Build: … the month workers' collections"). For a batch of jobs,
+ * own; BENCHMARKS.md, "Build: a new machine, the month jobs with V8's incremental marking
+ * off"). For a batch of jobs,
  * where no pause is waited on. V8's flags are the process's: every thread runs so until
  * `work` settles. V8 reads this one each time it would start a marking.
  */
