@@ -14,9 +14,9 @@ export function collectGarbage(): void {
  * in one pause instead of in steps between the thread's own work, which costs less in all
  * (the steps, and the `gc()` that finds a marking just begun and finishes it before its
  * own; BENCHMARKS.md, "Build: a new machine, the month jobs with V8's incremental marking
- * off"). For a batch of jobs,
- * where no pause is waited on. V8's flags are the process's: every thread runs so until
- * `work` settles. V8 reads this one each time it would start a marking.
+ * off"). For a batch of jobs, where no pause is waited on. V8's flags are the process's:
+ * every thread runs so until `work` settles. V8 reads this one each time it would start a
+ * marking.
  */
 export async function withoutIncrementalMarking<T>(work: () => Promise<T>): Promise<T> {
   setFlagsFromString('--no-incremental-marking');
