@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../test/lib/node-probe.ts';
 
 /**
  * V8's flags are the process's: the probe runs in a process of its own (a small old
@@ -52,18 +50,12 @@ type Counts = { incremental: number; major: number };
 
 describe('withoutIncrementalMarking', () => {
   it('turns V8 incremental marking off while the work runs, and back on after it, also when it throws', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'evi-gc-'));
-    try {
-      const file = join(dir, 'probe.mts');
-      writeFileSync(file, PROBE(pathToFileURL(join(import.meta.dirname, 'gc.ts')).href));
-      const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=48', '--import', 'tsx', file], { encoding: 'utf8' })) as { before: Counts; inside: Counts; after: Counts; thrown: boolean };
-      expect(out.before.incremental).toBeGreaterThan(0);
-      expect(out.inside.major).toBeGreaterThan(0);
-      expect(out.inside.incremental).toBe(0);
-      expect(out.thrown).toBe(true);
-      expect(out.after.incremental).toBeGreaterThan(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const source = PROBE(pathToFileURL(join(import.meta.dirname, 'gc.ts')).href);
+    const out = JSON.parse(runProbe(source, ['--expose-gc', '--max-old-space-size=48'])) as { before: Counts; inside: Counts; after: Counts; thrown: boolean };
+    expect(out.before.incremental).toBeGreaterThan(0);
+    expect(out.inside.major).toBeGreaterThan(0);
+    expect(out.inside.incremental).toBe(0);
+    expect(out.thrown).toBe(true);
+    expect(out.after.incremental).toBeGreaterThan(0);
   });
 });

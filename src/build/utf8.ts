@@ -114,44 +114,59 @@ export function utf8Check(): Transform {
   });
 }
 
-/** Whether byte `i` of UTF-8 `b` (which ends at `end`) starts a control character other than \n: C0, DEL, or C1 (C2 80 to C2 9F). */
-function controlAt(b: Uint8Array, i: number, end: number): boolean {
-  const c = b[i]!;
-  return (c < 0x20 && c !== 0x0a) || c === 0x7f || (c === 0xc2 && i + 1 < end && (b[i + 1]! & 0xe0) === 0x80);
+/** Whether byte `c` is a C0 control character other than \n, or DEL. */
+function controlByte(c: number): boolean {
+  return (c < 0x20 && c !== 0x0a) || c === 0x7f;
 }
 
 /**
  * Whether the UTF-8 text `b[start, end)` holds no control character but \n (no C0, DEL or C1:
  * the characters a mention field may not hold): then no field cut from it needs that check,
- * if no field holds a \n. Four bytes at a time in one 32-bit word: a byte below 0x20 that is
- * not \n, or 0x7F, is found by carry-free arithmetic on the whole word; a word with a byte
- * of 0x80 or more (a multi-byte character) is looked at byte by byte for a C1 character.
- * A reference month's text (110 MiB) takes ~0.09 s so, against ~0.3 s byte by byte, and
- * against ~0.35 s of CPU for checking each field it holds (BENCHMARKS.md, "Build: control
- * characters checked in the text").
+ * if no field holds a \n. Four bytes at a time ({@link wordsFree}); a reference month's text
+ * (110 MiB) takes ~0.09 s so, against ~0.3 s byte by byte, and against ~0.35 s of CPU for
+ * checking each field it holds (BENCHMARKS.md, "Build: control characters checked in the
+ * text"). A C1 character is two bytes, C2 then 80 to 9F: the C2 bytes are found after the
+ * loop by the typed array's own search (`indexOf`, native), not by a branch in the loop for
+ * each word with a byte of 0x80 or more (an accented letter), which a text takes now and then.
  */
 export function controlFree(b: Uint8Array, start: number, end: number): boolean {
   let i = start;
-  for (; i < end && ((b.byteOffset + i) & 3) !== 0; i++) if (controlAt(b, i, end)) return false;
+  for (; i < end && ((b.byteOffset + i) & 3) !== 0; i++) if (controlByte(b[i]!)) return false;
   const n = (end - i) >> 2;
-  if (n > 0) {
-    const words = new Int32Array(b.buffer, b.byteOffset + i, n);
-    for (let k = 0; k < n; k++) {
-      const x = words[k]!;
-      // 0x80 in each byte of x that is exactly 0x0a (\n) ...
-      const z = x ^ 0x0a0a0a0a;
-      const nl = ~(((z & 0x7f7f7f7f) + 0x7f7f7f7f) | z | 0x7f7f7f7f);
-      // ... those bytes made 0x2a, then 0x80 in each byte below 0x20 ...
-      const y = x | (nl >>> 2);
-      const low = ~(((y & 0x7f7f7f7f) + 0x60606060) | y) & 0x80808080;
-      // ... and in each byte that is exactly 0x7f.
-      const d = x ^ 0x7f7f7f7f;
-      const del = ~(((d & 0x7f7f7f7f) + 0x7f7f7f7f) | d | 0x7f7f7f7f);
-      if (low | del) return false;
-      if (x & 0x80808080) for (let j = i + (k << 2), last = j + 4; j < last; j++) if (controlAt(b, j, end)) return false;
-    }
-    i += n << 2;
+  if (n > 0 && !wordsFree(new Int32Array(b.buffer, b.byteOffset + i, n))) return false;
+  for (i += n << 2; i < end; i++) if (controlByte(b[i]!)) return false;
+  const text = b.subarray(start, end);
+  for (let j = text.indexOf(0xc2); j !== -1 && j + 1 < text.length; j = text.indexOf(0xc2, j + 1)) if ((text[j + 1]! & 0xe0) === 0x80) return false;
+  return true;
+}
+
+/**
+ * Whether no byte of `words` is below 0x20 but \n (0x0a), or is 0x7f: carry-free arithmetic
+ * on each 32-bit word.
+ *
+ * A function of its own, whose loop nothing follows but its answer. V8 compiles a long loop
+ * on stack replacement while the loop runs, in a thread's first call, before the code after
+ * the loop has ever run; when that code had no type feedback, the compiled code left at the
+ * loop's end, on every call, and each next call ran in the interpreter until it entered the
+ * same compiled loop again. With the loop inside `controlFree` (the rest of the check after
+ * it), that happened on each piece of text of a parser worker's first month (1,238 times in
+ * one, under `--trace-deopt`): 0.59-0.68 s of that thread's CPU in the check, against
+ * ~0.08 s a month (BENCHMARKS.md, "Build: a parser worker's first month, and the check's
+ * compiled loop"). utf8-compiled.test.ts counts the bailouts.
+ */
+function wordsFree(words: Int32Array): boolean {
+  for (let k = 0; k < words.length; k++) {
+    const x = words[k]!;
+    // 0x80 in each byte of x that is exactly 0x0a (\n) ...
+    const z = x ^ 0x0a0a0a0a;
+    const nl = ~(((z & 0x7f7f7f7f) + 0x7f7f7f7f) | z | 0x7f7f7f7f);
+    // ... those bytes made 0x2a, then 0x80 in each byte below 0x20 ...
+    const y = x | (nl >>> 2);
+    const low = ~(((y & 0x7f7f7f7f) + 0x60606060) | y) & 0x80808080;
+    // ... and in each byte that is exactly 0x7f.
+    const d = x ^ 0x7f7f7f7f;
+    const del = ~(((d & 0x7f7f7f7f) + 0x7f7f7f7f) | d | 0x7f7f7f7f);
+    if (low | del) return false;
   }
-  for (; i < end; i++) if (controlAt(b, i, end)) return false;
   return true;
 }

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runProbe } from '../../test/lib/node-probe.ts';
+
+/**
+ * V8's tracing flags are the process's: the probe runs in a process of its own, fresh as a
+ * parser worker's thread is, and checks a text cut into pieces as read-csv.ts cuts a month's
+ * (~32 KiB at line breaks): rows of a mentions file, one in 29 with an accented name.
+ */
+const PROBE = (utf8Module: string) => `
+import { controlFree } from ${JSON.stringify(utf8Module)};
+const row = 'a-2026-10-000001,2026-10-13,ChatGPT,au,Aerospace,Career Opportunities,career-1,Ithenwyn Brands\\n';
+const accented = 'a-2026-10-000002,2026-10-11,Copilot,AU,Aerospace,Leadership,lead-2,Gilándor Mobility\\n';
+const text = Buffer.from((row.repeat(28) + accented).repeat(3000));
+let pieces = 0;
+let free = 0;
+for (let start = 0; start < text.length; pieces++) {
+  let end = Math.min(text.length, start + 32768);
+  if (end < text.length) end = text.indexOf(0x0a, end) + 1;
+  if (controlFree(text, start, end)) free++;
+  start = end;
+}
+console.log(JSON.stringify({ pieces, free }));
+`;
+
+describe('controlFree, compiled', () => {
+  it("keeps its word loop's compiled code over a fresh thread's pieces of text: no bailout of it piece after piece", () => {
+    // --single-threaded: as the build runs (BUILD_V8_FLAGS), V8 compiles on the thread itself.
+    const out = runProbe(PROBE(pathToFileURL(join(import.meta.dirname, 'utf8.ts')).href), ['--single-threaded', '--trace-deopt']);
+    const lines = out.trim().split('\n');
+    const result = JSON.parse(lines.at(-1)!) as { pieces: number; free: number };
+    expect(result.pieces).toBeGreaterThan(200);
+    expect(result.free).toBe(result.pieces);
+    // Each bailout out of the checking functions' optimized code, as V8 traces it.
+    const bailouts = lines.filter((l) => /\bdeoptimizing\b.*<JSFunction (controlFree|wordsFree)\b/.test(l));
+    expect(bailouts.length, bailouts.slice(0, 3).join('\n')).toBeLessThanOrEqual(5);
+  });
+});
