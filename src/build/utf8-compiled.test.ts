@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runProbe } from '../../test/lib/node-probe.ts';
+import { BUILD_V8_FLAGS } from './build-command.ts';
 
 /**
  * V8's tracing flags are the process's: the probe runs in a process of its own, fresh as a
@@ -26,8 +27,8 @@ console.log(JSON.stringify({ pieces, free }));
 
 describe('controlFree, compiled', () => {
   it("keeps its word loop's compiled code over a fresh thread's pieces of text: no bailout of it piece after piece", () => {
-    // --single-threaded: as the build runs (BUILD_V8_FLAGS), V8 compiles on the thread itself.
-    const out = runProbe(PROBE(pathToFileURL(join(import.meta.dirname, 'utf8.ts')).href), ['--single-threaded', '--trace-deopt']);
+    // With the build's V8 flags (--single-threaded: V8 compiles on the thread itself).
+    const out = runProbe(PROBE(pathToFileURL(join(import.meta.dirname, 'utf8.ts')).href), [...BUILD_V8_FLAGS, '--trace-deopt']);
     const lines = out.trim().split('\n');
     const result = JSON.parse(lines.at(-1)!) as { pieces: number; free: number };
     expect(result.pieces).toBeGreaterThan(200);
