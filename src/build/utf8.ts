@@ -151,8 +151,8 @@ export function controlFree(b: Uint8Array, start: number, end: number): boolean 
  * same compiled loop again. With the loop inside `controlFree` (the rest of the check after
  * it), that happened on each piece of text of a parser worker's first month, in some runs
  * (1,204 bailouts in one, under `--trace-deopt`): 0.59-0.68 s of that thread's CPU in the
- * check, against ~0.08 s a month (BENCHMARKS.md, "Build: a parser worker's first month, and the check's
- * compiled loop"). utf8-compiled.test.ts counts the bailouts.
+ * check, against ~0.08 s a month (BENCHMARKS.md, "Build: a parser worker's first month, and
+ * the check's compiled loop"). utf8-compiled.test.ts counts the bailouts.
  */
 function wordsFree(words: Int32Array): boolean {
   for (let k = 0; k < words.length; k++) {
