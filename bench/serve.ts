@@ -26,7 +26,7 @@ import { viewPaths } from '../src/core/views/layout.ts';
 import type { BoardView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { NODE_HANDLER_OPTIONS } from '../src/adapters/node/index.ts';
-import { serveCommand } from './lib/serve-command.ts';
+import { serveCommand } from '../test/lib/serve-command.ts';
 
 const root = resolve(import.meta.dirname, '..');
 /** The Node server's command as the `serve` script writes it, read once; BENCH_NODE_FLAGS go before its arguments. */

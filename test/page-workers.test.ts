@@ -14,11 +14,9 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAst } from 'rollup/parseAst';
 import { pagesInputsKey } from '../src/build/pages-cache.ts';
 import { WORKER_ROUTES } from '../src/build/render-pages.ts';
 import { BUNDLE_DIR, manifestPath } from '../src/build/bundle-file.mjs';
-import { YOUNG, propertyFunctionLiterals } from '../src/build/young-closures.ts';
 import { DATA_DIR, ROOT, SITE_URL, buildSite } from './lib/build-once.ts';
 
 let dist: string;
@@ -121,16 +119,6 @@ describe('compiled pages in the build cache', () => {
       expect(files(dir)).toEqual(all);
       expect(all.filter((f) => !readFileSync(join(dir, f)).equals(readFileSync(join(astroOnly, f))))).toEqual([]);
     }
-  });
-
-  it("holds Astro's runtime with no closure that V8 would allocate old (astro.config.mjs, young-closures.ts)", () => {
-    const [entry] = readdirSync(cache).filter((e) => e.startsWith('pages-'));
-    const modules = files(join(cache, entry!), '.mjs').map((f) => readFileSync(join(cache, entry!, f), 'utf8'));
-    const runtime = modules.filter((code) => code.includes('class AstroComponentInstance'));
-    expect(runtime).toHaveLength(1);
-    expect(runtime[0]).toContain(`this.slotValues[name] = ${YOUNG}(`);
-    const left = modules.flatMap((code) => propertyFunctionLiterals(parseAst(code) as unknown as Parameters<typeof propertyFunctionLiterals>[0]).map(([s, e]) => code.slice(s, Math.min(e, s + 80))));
-    expect(left).toEqual([]);
   });
 
   it('another site origin is a miss', async () => {

@@ -14,7 +14,7 @@ import { SERVER_LIMITS, startServer } from '../src/adapters/node/index.ts';
 import type { RunningServer } from '../src/adapters/node/index.ts';
 import { RateLimiter, clientKey } from '../src/api/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
-import { serveCommand } from '../bench/lib/serve-command.ts';
+import { serveCommand } from './lib/serve-command.ts';
 
 let dist: string;
 let running: RunningServer;

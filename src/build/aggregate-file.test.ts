@@ -4,16 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aggregateOf, columnsOf, type MonthAggregate } from '../core/aggregate.ts';
-import { readLookups } from '../../bench/lib/lookups.ts';
+import { readLookups } from '../../test/lib/lookups.ts';
 import { packAggregate, unpackAggregate } from './aggregate-file.ts';
 import { readCacheWith } from './cache-file.ts';
-import { keepBetweenMonths, parseMonthFile, runMonthJob } from './parse-month.ts';
+import { parseMonthFile, runMonthJob } from './parse-month.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'evi-entry-'));
-afterAll(() => {
-  keepBetweenMonths(false);
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const data = join(import.meta.dirname, '../../data');
 
@@ -63,8 +60,6 @@ describe('a parsed month as bytes', () => {
   it("is written by the parser worker from the month's columns as the very bytes of its aggregate's", async () => {
     const lookups = await readLookups(data);
     const months = readdirSync(join(data, 'mentions'));
-    // As a parser worker: the accumulator's arrays handed on from one month to the next.
-    keepBetweenMonths();
     for (const name of [...months, ...months]) {
       const path = join(data, 'mentions', name);
       const agg = (await parseMonthFile(path, name, name.slice(0, 7), lookups)).aggregate!;

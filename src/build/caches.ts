@@ -43,11 +43,7 @@ const sha256 = (...parts: (string | Uint8Array)[]) => {
 /** The part of every parsed month's key that the registry's lookups decide. */
 export const lookupsHash = (lookups: Lookups): string => sha256(PARSED_VERSION, JSON.stringify(lookups));
 
-/**
- * A parsed month: its key is also the month's content key, which keys what derives from it.
- * Its name, `{month}-{32 hex digits}.bin`, is what build-folders.mjs's isParsedMonthEntry
- * reads.
- */
+/** A parsed month: its key is also the month's content key, which keys what derives from it. */
 export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: string, file: Uint8Array): CacheEntryRef {
   const key = sha256(lookupsKey, file);
   return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.bin`), key };

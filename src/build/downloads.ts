@@ -12,7 +12,6 @@ import { DEFAULT_DATASET, DatasetSchema, citationText, type Dataset } from '../c
 import type { BoardView } from '../core/views/layout.ts';
 import type { SiteUrls } from '../core/urls.ts';
 import { ByteBuilder } from './byte-builder.ts';
-import { Spare } from './spare.ts';
 import type { JsonWriter } from './write-json.ts';
 
 /** Where the downloads live under the site root. */
@@ -98,15 +97,13 @@ export function csvField(v: string | number | null): string {
 export class LeaderboardCsv {
   readonly #bytes: ByteBuilder;
   #rows = 0;
-  #released = false;
 
   constructor() {
-    this.#bytes = new ByteBuilder(spareCsv.take() ?? 1 << 20);
+    this.#bytes = new ByteBuilder(1 << 20);
     this.#bytes.append(LEADERBOARD_COLUMNS.map((c) => csvField(c.name)).join(','));
   }
 
   add(view: BoardView): void {
-    if (this.#released) throw new Error('LeaderboardCsv: added to after release()');
     const head = `${csvField(view.month)},${csvField(view.countryCode)},${csvField(view.country)},${csvField(view.industrySlug)},${csvField(view.industry)},`;
     const rows = view.rows;
     for (let i = 0; i < rows.length; i++) {
@@ -128,12 +125,11 @@ export class LeaderboardCsv {
   }
 
   /**
-   * The CSV's bytes (UTF-8): a view of its buffer, valid until the next `add` or `release`.
+   * The CSV's bytes (UTF-8): a view of its buffer, valid until the next `add`.
    * The last line break is written after the lines and dropped again (`truncate`), not
    * joined to a copy of the ~20 MB of a reference month (~35 ms of CPU a month).
    */
   bytes(): Buffer {
-    if (this.#released) throw new Error('LeaderboardCsv: read after release()');
     const end = this.#bytes.length;
     // Without a row PapaParse's writer ends the header with a line break too.
     this.#bytes.append(this.#rows === 0 ? '\n\n' : '\n');
@@ -142,24 +138,6 @@ export class LeaderboardCsv {
     return out;
   }
 
-  /** Done with: nothing of it is used after. Its buffer is kept for the thread's next CSV when the thread keeps one ({@link keepCsvBuffer}). */
-  release(): void {
-    this.#released = true;
-    spareCsv.put(this.#bytes.buffer);
-  }
-}
-
-/**
- * Whether this thread keeps a released CSV's buffer for its next CSV: a month worker does
- * while it runs leaderboards jobs (month-worker.ts), one month's CSV after another, each of
- * which grew from 1 MiB to the ~20 MB of a reference month by doubling (~31 MB copied and
- * faulted in a month; BENCHMARKS.md, "Build: the leaderboards CSV's buffer kept, and what
- * fresh memory costs"). The build's thread makes one CSV at most and does not.
- */
-const spareCsv = new Spare<Buffer>();
-
-export function keepCsvBuffer(on: boolean): void {
-  spareCsv.keep(on);
 }
 
 /** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */
@@ -169,10 +147,9 @@ export type CsvFacts = {
   sha256: string;
 };
 
-/** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts; the CSV is released. */
+/** The month's leaderboards CSV, gzipped (no timestamp: reproducible), and its facts. */
 export function leaderboardsGz(csv: LeaderboardCsv): { gz: Buffer; facts: CsvFacts } {
   const gz = gzip(csv.bytes());
-  csv.release();
   return { gz, facts: { rows: csv.rows, bytes: gz.byteLength, sha256: sha256(gz) } };
 }
 

@@ -20,7 +20,6 @@ import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './
 import { readColumns, type AggregateSource } from './load-data.ts';
 import { ByteBuilder } from './byte-builder.ts';
 import { JsonWriter } from './write-json.ts';
-import { memLog, memoryLine } from './gc.ts';
 
 /** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
 export interface MonthContext {
@@ -196,7 +195,6 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     out.boards = { ...(await put(job.boards, files, info)), info };
   }
   if (job.views) {
-    if (memLog) log(memoryLine(`views job ${job.i} start`));
     const v = job.views;
     const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readColumns(v.aggregate, log), poolsFor(reg), true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
@@ -204,13 +202,10 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));
     const { tables, records } = companyRecords(input, histories);
     const files = new RecordShards(ctx.meta, tables);
-    if (memLog) log(memoryLine(`views ${detailed.month} scored`));
     for (const { company, record } of records) files.add(identityOf(company), record);
-    if (memLog) log(memoryLine(`views ${detailed.month} records made`));
     out.views = await put(job.views, files.files());
     // Without worker threads the result is the build's own: its details go with the job.
     if ('scored' in v) dropDetails(detailed);
-    if (memLog) log(memoryLine(`views ${detailed.month} written`));
   }
   return out;
 }

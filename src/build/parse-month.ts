@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { MonthAccumulator, aggregateOf, arraysFor, type AccumulatorArrays, type Lookups, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
+import { MonthAccumulator, aggregateOf, arraysFor, type Lookups, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { IssueList, type DataIssue } from '../core/data-error.ts';
 import { MENTION_COLUMNS } from '../core/schemas/rows.ts';
 import { packColumns } from './aggregate-file.ts';
 import { writeCacheEntry } from './cache-file.ts';
 import type { CacheEntryRef } from './caches.ts';
-import { keepTextBuffer, readCsv, textSizeOf } from './read-csv.ts';
-import { Spare } from './spare.ts';
+import { readCsv, textSizeOf } from './read-csv.ts';
 
 export interface ParsedMonth {
   aggregate: MonthAggregate | null;
@@ -14,21 +13,6 @@ export interface ParsedMonth {
   seconds: number;
   issues: DataIssue[];
   truncated: boolean;
-}
-
-/**
- * Whether this thread keeps the memory of one month's reading for the next: the gunzipped
- * text's buffer (read-csv.ts) and the accumulator's arrays. A parser worker does
- * (parse-worker.ts): it reads one month after another, and at the reference scale that memory
- * (~115 MB and ~50-100 MB) was fresh every month, each page of it faulted in again by the
- * kernel (BENCHMARKS.md, "Build: memory kept from one month to the next"). The main thread
- * does not, since it would hold it through the rest of the build.
- */
-const spareArrays = new Spare<AccumulatorArrays>();
-
-export function keepBetweenMonths(on = true): void {
-  spareArrays.keep(on);
-  keepTextBuffer(on);
 }
 
 /** A month file read and folded into its columns (null when it has problems: `issues`). */
@@ -41,11 +25,10 @@ async function readMonth(path: string, display: string, month: string, lookups: 
   const issues = new IssueList();
   const bytes = data ?? (await readFile(path));
   // A thread's first month: arrays sized from the text's length, not grown from small ones.
-  const acc = new MonthAccumulator(display, month, lookups, issues, spareArrays.take() ?? arraysFor(textSizeOf(bytes)));
+  const acc = new MonthAccumulator(display, month, lookups, issues, arraysFor(textSizeOf(bytes)));
   await readCsv(display, bytes, MENTION_COLUMNS, issues, (fields, line, plain) => acc.add(fields, line, plain));
   const seconds = (performance.now() - t0) / 1000;
   const read: ReadMonth = issues.items.length ? { columns: null, seconds, issues: issues.items, truncated: issues.truncated } : { columns: acc.columns(), seconds, issues: [], truncated: false };
-  spareArrays.put(acc.arrays());
   return read;
 }
 

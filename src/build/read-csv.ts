@@ -4,7 +4,6 @@ import { createGunzip, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import type { IssueList } from '../core/data-error.ts';
 import { ByteBuilder } from './byte-builder.ts';
-import { Spare } from './spare.ts';
 import { EncodingError, controlFree, utf8Check } from './utf8.ts';
 
 /**
@@ -41,75 +40,25 @@ export function readCsv(file: string, data: Buffer, columns: readonly string[], 
 
 /**
  * `use` over the text of `data` (a `.csv` or `.csv.gz` file's bytes): gunzipped when it is
- * gzip, into the kept buffer (gunzipInto), which is put back once `use` is done; null when it
- * is not valid gzip. `use` must not hold on to the text.
+ * gzip; null when it is not valid gzip.
  */
 export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip: boolean) => T | Promise<T>): Promise<T> {
   const gzip = isGzip(data);
-  if (!gzip) return use(data, false);
-  const gunzipped = await gunzipInto(data);
-  try {
-    return await use(gunzipped && gunzipped.room.subarray(0, gunzipped.length), true);
-  } finally {
-    if (gunzipped) keptText.put(gunzipped.room);
-  }
+  return use(gzip ? gunzip(data) : data, gzip);
 }
 
 /**
- * Whether this thread keeps the buffer it gunzips a file into for its next file (a parser
- * worker, which reads one month after another: parse-month.ts keepBetweenMonths). A fresh
- * buffer of a reference month's 115 MB had every page faulted in by the kernel again: ~0.1 s
- * of system CPU a month (BENCHMARKS.md, "Build: memory kept from one month to the next").
+ * `gz` gunzipped into one buffer of the size its trailer gives (and an eighth more, for a
+ * trailer that is wrong), so that zlib writes the text once with no chunks to join; null
+ * when `gz` is not valid gzip.
  */
-const keptText = new Spare<Buffer>();
-
-export function keepTextBuffer(on: boolean): void {
-  keptText.keep(on);
-}
-
-/**
- * `gz` gunzipped into one buffer (`room`); the text is its first `length` bytes. Null when `gz`
- * is not valid gzip.
- *
- * With a kept buffer large enough (a parser worker's later months), through zlib's stream in
- * chunks of 1 MiB copied into it. Without one (a thread's first file, or a file larger than
- * the one before), zlib writes the text straight into a new buffer of the size the gzip
- * trailer gives and an eighth more (gunzipSync with that chunk size: one output buffer, no
- * chunks and no copy; a file that holds more comes back joined, as large as its text). The
- * stream's 1 MiB chunks were fresh memory too: a first month took ~45,000 page faults to
- * gunzip, ~28,000 of them the text's own (BENCHMARKS.md, "Build: a thread's first month,
- * and the names' lists as columns").
- *
- * The eighth: a buffer of exactly one month's size is too short for any later month that is
- * longer, and each new one has all its pages faulted in again (~0.5 s of CPU for 116 MB on
- * the 2-core machine of BENCHMARKS.md, "Build: the leaderboards CSV and the record shards as
- * bytes, and fresh memory"). Months that grow one after another (a growing dataset) took a
- * new buffer every month; in a reference cold build (months of 115.96-116.26 MB), one
- * parser worker took one more than its first. Pages never written cost no memory.
- */
-async function gunzipInto(gz: Buffer): Promise<{ room: Buffer; length: number } | null> {
+function gunzip(gz: Buffer): Buffer | null {
   const size = gunzippedSize(gz);
-  const kept = keptText.take();
-  if (kept === null || kept.length < size) {
-    const chunk = size + (size >> 3);
-    let text: Buffer;
-    try {
-      text = gunzipSync(gz, { chunkSize: chunk });
-    } catch {
-      return null;
-    }
-    // The whole buffer zlib wrote into, kept for the next file, when the text is a view of the
-    // start of it; else (joined chunks, or a small buffer from Node's shared pool) only the text.
-    const whole = text.byteOffset === 0 && text.buffer.byteLength === chunk;
-    return { room: whole ? Buffer.from(text.buffer, 0, chunk) : text, length: text.length };
-  }
-  const text = new ByteBuilder(kept);
   try {
-    for await (const chunk of Readable.from([gz]).pipe(createGunzip({ chunkSize: 1 << 20 })) as AsyncIterable<Buffer>) text.appendBytes(chunk);
+    return gunzipSync(gz, { chunkSize: size + (size >> 3) });
   } catch {
     return null;
   }
-  return { room: text.buffer, length: text.length };
 }
 
 /** The length of a `.csv` or `.csv.gz` file's text as its bytes say (gunzippedSize for gzip): a size to make room for, not a fact. */

@@ -20,7 +20,7 @@ import type { SSRManifest, SSRResult } from 'astro';
 import { createComponent, render as renderTemplate, renderToString } from 'astro/runtime/server/index.js';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { ByteBuilder } from './byte-builder.ts';
-import { collectGarbage, memLog, memoryLine } from './gc.ts';
+import { collectGarbage } from './gc.ts';
 import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
 import { filesUnder } from './pages-cache.ts';
@@ -144,7 +144,6 @@ async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promis
   const res = await container.renderToResponse(probe, { params, props: {}, partial: false });
   if (res.status !== 200 || !shared) throw new Error(`pages: the probe of ${mod.file} answered ${res.status}`);
   const { result, metadata } = shared;
-  result.createAstro = astroOfOneShape(result.createAstro);
   const page = mod.default!;
   const headInTree = result.componentMetadata.get((page as { moduleId?: string }).moduleId ?? '')?.containsHead ?? false;
   return async (p) => {
@@ -159,45 +158,6 @@ async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promis
     const html = await renderToString(result, page, p.props ?? {}, {}, true);
     if (typeof html !== 'string' || result.response.status !== 200) throw new Error(`pages: ${mod.file} did not render as a page (${typeof html === 'string' ? result.response.status : 'a Response'})`);
     return html;
-  };
-}
-
-/**
- * `result.createAstro` (what each component calls for its `Astro` object) making objects of
- * one hidden class. Astro's own defines an own `slots` accessor on each object, by
- * `Object.defineProperty` with a new getter each time; V8 turns every object after the
- * first into a dictionary-mode object, and the getters (whose scope holds the component's
- * slots: the page's markup) then lived through V8's scavenges until the next full
- * collection: every page's markup and parsed view were promoted, ~90 KB a page (one thread
- * rendering the 10,000 reference profiles, `bench/page-worker-gc.ts`: 878-882 MB promoted
- * of 3.1-3.9 GB allocated, 1.5 s of scavenges; 649-658 MB and 1.1-1.2 s with this; the
- * same in ten lines of plain JavaScript: `bench/lib/accessor-promotion.ts`; BENCHMARKS.md,
- * "Build: the page workers' scavenges, and what a cold build's past months cost").
- * Here `slots` is one accessor on a prototype the objects share, between them and the
- * page-level part that Astro gives them as prototype (the same object for every component
- * of a share, as in Astro's); it answers with Astro's own `slots` for the same arguments,
- * made at the first read. The objects' own enumerable properties are Astro's: `props`, `self`.
- */
-export function astroOfOneShape(create: SSRResult['createAstro']): SSRResult['createAstro'] {
-  type Args = Parameters<SSRResult['createAstro']>;
-  const ARGS = Symbol('createAstro arguments');
-  const SLOTS = Symbol('slots');
-  let shared: object | undefined;
-  return (...args: Args) => {
-    if (!shared) {
-      shared = Object.create(Object.getPrototypeOf(create(...args)) as object, {
-        slots: {
-          get(this: { [ARGS]: Args; [SLOTS]?: unknown }) {
-            return (this[SLOTS] ??= create(...this[ARGS]).slots);
-          },
-        },
-      }) as object;
-    }
-    const astro = Object.create(shared) as ReturnType<SSRResult['createAstro']> & { [ARGS]: Args };
-    astro.props = args[1];
-    astro.self = null as never;
-    astro[ARGS] = args;
-    return astro;
   };
 }
 
@@ -427,7 +387,6 @@ export class HeapKeeper {
     if (++this.#since < this.every) return;
     this.#since = 0;
     this.#pages += this.every;
-    if (memLog && this.#pages % 1000 === 0) console.error(memoryLine(`${this.#pages} pages rendered, ${this.collections} collections in ${this.ms.toFixed(0)} ms`));
     const used = this.used();
     if (this.#limit < 0) this.#limit = used + this.headroom;
     if (used <= this.#limit) return;

@@ -16,7 +16,6 @@ import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
 import { loadData } from './load-data.ts';
-import { closeEarlyWorkers, type EarlyWorkers } from './early-workers.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
 import { checkLedger } from './ledger.ts';
@@ -45,8 +44,6 @@ export interface BuildOptions {
   /** Build the Astro pages too (the docs, profiles and llms.txt). */
   pages?: boolean;
   workers?: number;
-  /** Parser workers started by the caller before it loaded the build (earlyWorkers with these options' folders): taken over. */
-  earlyWorkers?: EarlyWorkers;
   log?: (line: string) => void;
   /** Called between the steps of the release swap (tests inject crashes there). */
   releaseStep?: (step: ReleaseStep) => void;
@@ -70,10 +67,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
   const log = opts.log ?? (() => {});
   const outDir = resolve(opts.outDir);
   // Opened first: the releases behind the live one are removed while the months are read.
-  const stage = await Stage.open(outDir).catch(async (e: unknown) => {
-    await closeEarlyWorkers(opts.earlyWorkers);
-    throw e;
-  });
+  const stage = await Stage.open(outDir);
   // The pages step opens at once: on a cache hit of the compiled pages their files are
   // restored while the months are read (build-pages.ts).
   const opening = opts.pages !== false ? import('./build-pages.ts').then(({ openPages }) => openPages({ root: opts.root, outDir: stage.site, viewsDir: join(stage.json, 'views'), jsonDir: stage.json, siteUrl: opts.siteUrl, cacheDir: opts.cacheDir, log })) : null;
@@ -84,8 +78,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     throw e;
   };
   log(`Reading ${opts.dataDir}`);
-  // early: in a monthly build the new month is still parsed on its worker while the cached months are scored below.
-  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log, early: true, earlyWorkers: opts.earlyWorkers }).catch(fail);
+  const data = await loadData({ dataDir: opts.dataDir, cacheDir: opts.cacheDir, root: opts.root, workers: opts.workers, log }).catch(fail);
   const reg = data.registry;
   const pools = universes(reg);
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
@@ -138,7 +131,6 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
         log('  the search index made, before the newest month is scored');
       }
     }
-    await data.ready;
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 

@@ -122,12 +122,8 @@ function controlByte(c: number): boolean {
 /**
  * Whether the UTF-8 text `b[start, end)` holds no control character but \n (no C0, DEL or C1:
  * the characters a mention field may not hold): then no field cut from it needs that check,
- * if no field holds a \n. Four bytes at a time ({@link wordsFree}); a reference month's text
- * (110 MiB) takes ~0.09 s so, against ~0.3 s byte by byte, and against ~0.35 s of CPU for
- * checking each field it holds (BENCHMARKS.md, "Build: control characters checked in the
- * text"). A C1 character is two bytes, C2 then 80 to 9F: the C2 bytes are found after the
- * loop by the typed array's own search (`indexOf`, native), not by a branch in the loop for
- * each word with a byte of 0x80 or more (an accented letter), which a text takes now and then.
+ * if no field holds a \n. Four bytes at a time ({@link wordsFree}), several times faster than
+ * byte by byte; a C1 character is two bytes, C2 then 80 to 9F, found by the native `indexOf`.
  */
 export function controlFree(b: Uint8Array, start: number, end: number): boolean {
   let i = start;
@@ -142,17 +138,7 @@ export function controlFree(b: Uint8Array, start: number, end: number): boolean 
 
 /**
  * Whether no byte of `words` is below 0x20 but \n (0x0a), or is 0x7f: carry-free arithmetic
- * on each 32-bit word.
- *
- * A function of its own, whose loop nothing follows but its answer. V8 compiles a long loop
- * on stack replacement while the loop runs, in a thread's first call, before the code after
- * the loop has ever run; when that code had no type feedback, the compiled code left at the
- * loop's end, on every call, and each next call ran in the interpreter until it entered the
- * same compiled loop again. With the loop inside `controlFree` (the rest of the check after
- * it), that happened on each piece of text of a parser worker's first month, in some runs
- * (1,204 bailouts in one, under `--trace-deopt`): 0.59-0.68 s of that thread's CPU in the
- * check, against ~0.08 s a month (BENCHMARKS.md, "Build: a parser worker's first month, and
- * the check's compiled loop"). utf8-compiled.test.ts counts the bailouts.
+ * on each 32-bit word. A function of its own so that V8 compiles the loop alone.
  */
 function wordsFree(words: Int32Array): boolean {
   for (let k = 0; k < words.length; k++) {

@@ -23,7 +23,7 @@ import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from './load-data.ts';
 import { jobTransfer, runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
-import { collectGarbage, memLog, memoryLine, withoutIncrementalMarking } from './gc.ts';
+import { collectGarbage } from './gc.ts';
 import { WorkerPool, defaultWorkers } from './worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
 
@@ -150,25 +150,14 @@ export async function writeMonths(opts: {
   // scale) would hold up the job that the page workers wait for.
   if (size > 1) collectGarbage();
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
-  const sampler = memLog ? setInterval(() => log(memoryLine('build thread')), 1000) : null;
-  const run = async () => {
+  try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!, jobTransfer(jobs[j]!))), j)))) : null;
     // What the cache had is linked while the jobs run.
     for (const link of links) link();
     if (boardsInfo[n - 1]) opts.currentBoards?.();
     if (running) await running;
     else for (const j of order) place(((results[j] = await runMonthJob(ctx, jobs[j]!, log)), j));
-  };
-  // On worker threads (a cold build's 24 leaderboards and 23 past months' views jobs), V8's
-  // full collections mark in one pause: cold reference builds by hand, two alternated pairs,
-  // 54.61 and 55.97 s against 57.02 and 57.89 s (the jobs' phase 19.3-20.6 s against 21.7 s),
-  // peak RSS 1,279-1,299 MiB against 1,235-1,259 MiB. Not on this thread alone (a monthly
-  // build's one job): there the page worker renders beside it, and monthly builds run so
-  // throughout were 0.1-0.7 s slower in four pairs of four.
-  try {
-    await (pool ? withoutIncrementalMarking(run) : run());
   } finally {
-    if (sampler) clearInterval(sampler);
     await pool?.close();
   }
   return {

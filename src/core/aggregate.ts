@@ -777,20 +777,11 @@ export class MonthAccumulator {
     return exists ? day : -1;
   }
 
-  /**
-   * This accumulator's typed arrays, for the next month's accumulator in the same thread
-   * (this one is not used again). Their contents are never read before they are written.
-   */
-  arrays(): AccumulatorArrays {
-    const ids = this.answers.ids;
-    return { sigs: this.sigs, pairs: this.pairs, lastListed: this.lastListed, lists: this.lists, idChars: ids.chars, idStarts: ids.starts };
-  }
-
   finish(): MonthAggregate {
     return aggregateOf(this.columns());
   }
 
-  /** The month's columns (fresh arrays: this accumulator's own may go on to the next month's, {@link arrays}). */
+  /** The month's columns. */
   columns(): MonthColumns {
     const n = this.nLists;
     const lists = this.lists;
