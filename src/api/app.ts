@@ -22,7 +22,7 @@ import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
-import { Lru } from './lru.ts';
+import { PromiseCache } from './promise-cache.ts';
 import { SEARCH_PROMPT, SEARCH_TEMPLATE, searchPageHtml } from './search-page.ts';
 import type { SearchOutcome } from './search-page.ts';
 import { messages } from './messages.ts';
@@ -68,21 +68,11 @@ export const OPENAPI_PATH = endpoint('getOpenApi').static!.file;
 export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   const opts = { ...defaults, ...options };
   const views = new Views(new ViewCache(store, { maxBytes: opts.viewCacheBytes, log: opts.log }));
-  const entities = new Lru<Promise<Entity>>(opts.responseCacheBytes);
+  const entities = new PromiseCache<Entity>(opts.responseCacheBytes);
 
   /** Views never change during an instance's life, so a body is serialized and hashed once per key. */
   async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Entity> {
-    let pending = entities.get(key);
-    if (!pending) {
-      const fresh = (async () => entity(await make()))();
-      entities.set(key, fresh, 1);
-      fresh.then(
-        (done) => entities.reweigh(key, fresh, done.bytes.byteLength + key.length),
-        () => entities.deleteIf(key, fresh),
-      );
-      pending = fresh;
-    }
-    return pending;
+    return entities.get(key, async () => entity(await make()), (done) => done.bytes.byteLength + key.length);
   }
 
   /** `cached` for month-dependent answers: the body is {@link answerBody}'s (a permalink; frozen at a month-addressed path). */

@@ -7,7 +7,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, normalize, posix, relative, resolve, sep } from 'node:path';
-import { ApiError, Lru, MIN_COMPRESS, errorAnswer, messages, negotiateEncoding } from '../../api/index.ts';
+import { LRUCache } from 'lru-cache';
+import { ApiError, MIN_COMPRESS, errorAnswer, messages, negotiateEncoding } from '../../api/index.ts';
 import type { Answer, Encoding } from '../../api/index.ts';
 import { compressBody } from './compress.ts';
 
@@ -89,7 +90,7 @@ export interface StaticOptions {
  */
 export function createStatic(rootDir: string, options: StaticOptions = {}) {
   const root = resolve(rootDir);
-  const files = new Lru<CachedFile>(options.cacheEntries ?? 512);
+  const files = new LRUCache<string, CachedFile>({ max: Math.max(1, options.cacheEntries ?? 512) });
 
   function decode(pathname: string): string | null {
     try {
