@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagesInputsKey } from '../src/build/pages-cache.ts';
 import { WORKER_ROUTES } from '../src/build/render-pages.ts';
 import { BUNDLE_DIR, manifestPath } from '../src/build/bundle-file.mjs';
-import { DATA_DIR, ROOT, SITE_URL, buildSite } from './lib/build-once.ts';
+import { ROOT, SITE_URL, buildSite } from './lib/build-once.ts';
 
 let dist: string;
 const scratch = join(ROOT, '.cache', `pages-test-${process.pid}`);
@@ -80,20 +80,6 @@ describe("the page workers' bundle", () => {
     // No import of Astro from node_modules (the bundle's doc comments quote some).
     expect(code).not.toMatch(/^import [^\n]*from ["']astro[/"']/m);
     expect(code).not.toMatch(/import\(["']astro[/"']/);
-  });
-});
-
-describe('the pages rendered by the thousand', () => {
-  // html.ts: their markup writes characters beyond Latin-1 as references, so that V8 keeps
-  // each page's text at one byte a character; only a name from the data may go beyond.
-  it('hold no character beyond Latin-1 but those of the names in the registry', () => {
-    const beyond = (text: string) => new Set(text.match(/[\u0100-\uffff]/g) ?? []);
-    const data = beyond(['companies.csv', 'industries.csv', 'countries.csv'].map((f) => readFileSync(join(DATA_DIR, f), 'utf8')).join('\n'));
-    const pages = files(dist, '.html').filter((p) => p.startsWith('company/') || p.startsWith('leaderboards/'));
-    expect(pages.length).toBeGreaterThan(100);
-    const found = new Map<string, string>();
-    for (const p of pages) for (const c of beyond(readFileSync(join(dist, p), 'utf8'))) if (!data.has(c) && !found.has(c)) found.set(c, p);
-    expect(Object.fromEntries(found)).toEqual({});
   });
 });
 
