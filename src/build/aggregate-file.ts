@@ -1,19 +1,11 @@
 /**
- * A parsed month's cache entry (caches.ts): its {@link MonthAggregate} as bytes, written by
- * the parser worker and read back for scoring.
+ * A parsed month's cache entry (caches.ts): its {@link MonthAggregate} as bytes, written by the
+ * parser worker and read back for scoring; smaller and far quicker to read than JSON.
  *
- * The file is two sections of the binary views' container (src/core/search/sections.ts,
- * magic `EVIM`): a JSON head (the counts, the research models, the latest date, every
- * distinct name string once, and per context its industry, country, combos, answer count and
- * name count), then 32-bit integers: per context, its answers, then per name the index of
- * its folded name and of its spelling in the head's strings, its list's length and the list.
- * A reader refuses a file that is not exactly that: another magic or version, a section out
- * of bounds, bytes past the last section, integers left over or missing.
- *
- * A reference month's entry holds 1.47M numbers and 130,634 names drawn from 40,998 distinct
- * strings. As JSON (before) it was 10.4 MiB, 0.31 s of CPU to make and hash and 0.37 s to
- * read back; so, 8.2 MiB, 0.26 s and 0.13 s (medians of nine runs, BENCHMARKS.md, "Build:
- * the parsed month's cache entry as bytes").
+ * Two sections of the binary views' container (src/core/search/sections.ts, magic `EVIM`): a
+ * JSON head (the counts, every distinct name string once, and per context its fields and
+ * counts), then 32-bit integers: per context its answers, then per name its folded name's and
+ * spelling's string indexes, its list's length and the list. A reader refuses anything else.
  */
 import { aggregateOf, columnsOf, type MonthAggregate, type MonthColumns } from '../core/aggregate.ts';
 import { Sections, writeSections } from '../core/search/sections.ts';
@@ -32,7 +24,7 @@ export function packAggregate(agg: MonthAggregate): Uint8Array {
   return packColumns(columnsOf(agg));
 }
 
-/** The entry of a month's columns, as the parser worker writes it: the same bytes as {@link packAggregate} of its aggregate. */
+/** A month's columns as an entry: the same bytes as {@link packAggregate} of its aggregate. */
 export function packColumns(cols: MonthColumns): Uint8Array {
   const strings: string[] = [];
   const ids = new Map<string, number>();
@@ -75,11 +67,7 @@ export function unpackAggregate(bytes: Uint8Array): MonthAggregate {
   return aggregateOf(unpackColumns(bytes));
 }
 
-/**
- * The month's columns of an entry, as the scoring reads them: the names' lists are not
- * copied, their `items` are the entry's integers (a view of `bytes`). Throws when the bytes
- * are not such an entry.
- */
+/** The month's columns of an entry; `items` is a view of `bytes`. Throws when the bytes are not such an entry. */
 export function unpackColumns(bytes: Uint8Array): MonthColumns {
   const file = new Sections(bytes, 'parsed month', MAGIC, VERSION, 2);
   const headBytes = file.get(0, Uint8Array);

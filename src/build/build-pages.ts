@@ -11,12 +11,7 @@ import type { CompileAnswer, CompileJob } from './compile-worker.ts';
 import { tsWorker } from './worker-pool.ts';
 import type { Worker } from 'node:worker_threads';
 
-/**
- * The files under `dir` and their bytes. Synchronous: the promise API's stat of each of a
- * reference build's 10,762 page files, a round trip to libuv's thread pool each, took
- * 1.1-1.8 s (1.0-1.4 s of CPU), against 0.14-0.16 s so (BENCHMARKS.md, "Build: the pages
- * compiled on a thread of their own").
- */
+/** The files under `dir` and their bytes (synchronous: far quicker than a stat per file through libuv). */
 function sizeOf(dir: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
@@ -29,14 +24,7 @@ function sizeOf(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
-/**
- * One Astro build at a time in a project: each writes the project's `.astro/` (content.d.ts,
- * content-assets.mjs, content-modules.mjs, which its Vite build then reads) and
- * `node_modules/.astro/data-store.json` in place, so a second build at once (two test
- * runs, a test run beside `npm run build`) could read a half-written file. A lock folder
- * in `.cache/` (proper-lockfile: stale after 30 s without its holder's refresh, so a
- * killed build does not block the next) makes the second wait.
- */
+/** One Astro build at a time per project (each rewrites `.astro/` in place): a lock makes the second wait. */
 async function astroLock(root: string): Promise<() => Promise<void>> {
   const { lock } = await import('proper-lockfile');
   return lock(root, {
@@ -44,22 +32,17 @@ async function astroLock(root: string): Promise<() => Promise<void>> {
     realpath: false,
     stale: 30_000,
     retries: { retries: 1200, minTimeout: 250, maxTimeout: 500 },
-    // A holder whose refresh came late (a busy event loop) goes on: at worst two builds overlap, as without the lock.
+      // A late refresh (busy event loop) goes on: at worst two builds overlap, as without the lock.
     onCompromised: () => {},
   });
 }
 
-/** What the compile worker made: the recipe of the page workers, or null when they are off. */
+/** The compile worker's recipe, or null when the page workers are off. */
 type Made = Extract<CompileAnswer, { made: unknown }>['made'];
 
 /**
- * Astro's build of the pages (and, with `job.compiled`, the recipe of the page workers) on the
- * compile worker (compile-worker.ts), a thread started from its bundle without tsx, which
- * ends once it has answered. Its environment is this thread's as it is at the call (not
- * once the lock is taken: a PagePool made meanwhile sets IN_WORKERS_ENV for its own
- * threads), with IN_WORKERS_ENV saying whether the page workers render the routes with
- * parameters (then Astro renders only their first page). One Astro build at a time in a
- * project ({@link astroLock}). `stop` ends it early (a failed build).
+ * Astro's build of the pages (and the page workers' recipe) on the compile worker. The env is
+ * taken at the call: a PagePool made meanwhile sets IN_WORKERS_ENV for its own threads.
  */
 function compileInWorker(job: CompileJob): { done: Promise<Made>; stop: () => Promise<void> } {
   const env = { ...process.env, [IN_WORKERS_ENV]: job.compiled ? '1' : '0' };
@@ -102,70 +85,38 @@ export interface PagesOptions {
   viewsDir: string;
   jsonDir: string;
   siteUrl: string;
-  /** The build cache (EVI_CACHE_DIR); null or absent: no cache, Astro compiles every time. */
+  /** The build cache (EVI_CACHE_DIR); null or absent: none. */
   cacheDir?: string | null;
   log?: (line: string) => void;
 }
 
-/** What the pages step wrote (the JSON tree it joins is counted by the caller). */
 export interface PagesWritten {
   files: number;
   bytes: number;
   compiled: boolean;
 }
 
-/**
- * The pages step, opened before the JSON tree is complete (run-build.ts). With the
- * compiled pages in the build cache, the page workers start at `viewsReady()`, beside the
- * rest of the views step; otherwise everything happens in `finish()`.
- */
+/** The pages step, opened before the JSON tree is complete so that page workers can start early (run-build.ts). */
 export interface PagesStep {
-  /** Whether the compiled pages came from the build cache (no `astro build`). */
+  /** Whether the compiled pages came from the build cache. */
   readonly hit: boolean;
-  /**
-   * The views step begins: on a hit the page worker threads start and load the compiled
-   * modules (their start-up beside this thread's current views, not after them).
-   */
+  /** The views step begins: on a hit the page workers start and load the compiled modules. */
   prepare(): void;
-  /**
-   * `meta.json` and the current month's company views are on disk (not yet the
-   * leaderboards): on a hit the page worker threads start rendering the profiles
-   * (COMPANY_ROUTES), the routes that read nothing else.
-   */
+  /** `meta.json` and the current company views are on disk: on a hit the profiles can be rendered. */
   companiesReady(): void;
-  /**
-   * `meta.json` and the current month's views of the companies `slugs` are on disk (a
-   * monthly build calls it as it writes them, a batch at a time, every company once, in
-   * place of `companiesReady`): on a hit their profiles are handed to the page workers at
-   * once, and `companiesReady` and `viewsReady` leave the profiles to these calls.
-   */
+  /** The views of `slugs` are on disk (monthly build): on a hit their profiles are rendered at once. */
   companiesWritten(slugs: string[]): void;
-  /**
-   * What the page workers' routes read is on disk: meta.json, the current month's company
-   * views and leaderboards (src/components/site-data.ts). On a hit the page worker
-   * threads start rendering the profiles and leaderboards (the leaderboards only, when
-   * `companiesReady` started the profiles); the build's thread joins them in `finish()`.
-   */
+  /** What the page workers' routes read is on disk: on a hit, render them. */
   viewsReady(): void;
-  /**
-   * What the routes without parameters and the first page of each page worker route read
-   * is on disk: meta.json, the current month's views, leaderboards and static answers (the
-   * past months' files may still be under way). Without the compiled pages in the cache
-   * (and with the page workers on), Astro compiles the pages now, on the compile worker,
-   * beside the rest of the views step; `finish()` then renders every page from what it
-   * compiled, once the whole JSON tree is written, as on a cache hit.
-   */
+  /** What the routes without parameters read is on disk: without a hit, Astro compiles now. */
   compileEarly(): void;
-  /** The whole JSON tree is written: renders the rest, joins the tree to the pages in `outDir`. */
+  /** The whole JSON tree is written: renders the rest, joins the tree to the pages. */
   finish(): Promise<PagesWritten>;
   /** The build failed: ends the page workers and removes the step's folders. */
   abort(): Promise<void>;
 }
 
-/**
- * The pages step in one go, over views already written (scripts/build-pages.ts): see
- * {@link openPages}.
- */
+/** The pages step in one go, over views already written (scripts/build-pages.ts). */
 export async function buildPages(opts: PagesOptions): Promise<PagesWritten> {
   const step = await openPages(opts);
   try {
@@ -178,20 +129,9 @@ export async function buildPages(opts: PagesOptions): Promise<PagesWritten> {
 }
 
 /**
- * The pages step. With the compiled pages in the build cache (pages-cache.ts; not with
- * `EVI_PAGE_WORKERS=0`, nor `EVI_PAGES_COMPILE=1`): no Astro build; the cached modules,
- * client assets and public files are restored at once, the profiles and leaderboards
- * are rendered from the modules by the page workers as soon as their views are written
- * (`viewsReady`), and every route without parameters once the whole JSON tree is there
- * (`finish`: the API docs call the handler over it). Otherwise Astro builds `src/pages`
- * into `outDir` on the compile worker (compile-worker.ts, a thread without tsx): from
- * `compileEarly` on, beside the rest of the views step, after which `finish` renders every
- * page from what it compiled, as on a hit; or in `finish`, after which the page workers
- * (render-pages.ts) render the profiles and leaderboards but the first of each, which Astro
- * rendered (all of them with `EVI_PAGE_WORKERS=0`). What Astro compiled is stored in the
- * cache. Pages read the views from `viewsDir`. The JSON tree in `jsonDir` (views, static
- * API answers, host files, written beforehand by the build's JsonWriter) then joins the
- * pages, one rename per top-level entry instead of one Astro route per file.
+ * The pages step. On a cache hit (pages-cache.ts) the page workers render every page from the
+ * cached modules; otherwise Astro builds `src/pages` on the compile worker and the result is
+ * cached. The JSON tree then joins the pages, one rename per top-level entry.
  */
 export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   const verbose = process.env.EVI_ASTRO_LOG === '1';
@@ -200,9 +140,8 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const workers = pageWorkers();
   process.env[IN_WORKERS_ENV] = workers > 0 ? '1' : '0';
-  // Astro puts a build's server chunks in <cwd>/.astro/ when its outDir lies outside the
-  // project, where concurrent builds would share them: build inside, then move. The
-  // compiled modules stay inside the project too: they import Astro's runtime packages by name.
+  // Astro puts server chunks in <cwd>/.astro/ when outDir lies outside the project, shared by
+  // concurrent builds: build inside, then move. Compiled modules import Astro's runtime by name.
   const inside = join(opts.root, '.cache', `pages-${process.pid}`);
   const compiled = join(opts.root, '.cache', `pages-${process.pid}-compiled`);
   const clean = () => Promise.all([inside, compiled].map((d) => rm(d, { recursive: true, force: true }))).then(() => {});
@@ -211,7 +150,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   const entry = opts.cacheDir && workers > 0 ? pagesEntry(opts.cacheDir, pagesInputsKey(opts.root, opts.siteUrl, WORKER_ROUTES)) : null;
   const hit = entry && process.env[FORCE_COMPILE_ENV] !== '1' ? await readCacheFolder(entry.path, entry.key, log) : null;
   let recipe: PagesRecipe | null = null;
-  /** On a hit: the files restored from the entry (client assets, public files), and their bytes. */
   let restored = { files: 0, bytes: 0 };
   try {
     if (hit) {
@@ -237,17 +175,14 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     log(`pages: page workers: ${done.pages} pages in ${workers} workers in ${((performance.now() - t1) / 1000).toFixed(1)} s wall; CPU of each rendering thread (worker threads): ${cpu}`);
   };
 
-  /** Joins the JSON tree to the pages and moves them to `outDir`. */
   const join_ = async () => {
     for (const name of (await readdir(opts.jsonDir)).sort()) await moveDir(join(opts.jsonDir, name), join(inside, name));
     await moveDir(inside, opts.outDir);
   };
 
-  /** On a hit: the worker routes whose shares are not handed to the pool yet. */
   let waiting = hit ? recipe!.routes.filter((r) => r.out === null) : [];
-  /** The profile routes, once `companiesWritten` hands them over company by company (taken out of `waiting`). */
   let byCompany: RouteRecipe[] | null = null;
-  /** Hands the waiting routes that `ready` accepts to the page pool (started by the first call). */
+  /** Hands the waiting routes that `ready` accepts to the page pool. */
   const start = (ready: (component: string) => boolean) => {
     const now = waiting.filter((r) => ready(r.component));
     if (now.length === 0) return;
@@ -256,7 +191,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: now.map((r) => ({ ...r, from: 0 })) });
   };
 
-  /** The compile under way or done (compileEarly, or finish), and when it started. */
   let compile: { run: ReturnType<typeof compileInWorker>; t0: number; t1: number; early: boolean } | null = null;
   const startCompile = (early: boolean) => {
     const c = (compile = { t0: performance.now(), t1: 0, early, run: compileInWorker({ root: opts.root, outDir: inside, compiled: workers > 0 ? compiled : null, workerRoutes: WORKER_ROUTES, siteUrl: opts.siteUrl, verbose }) });
@@ -266,7 +200,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     );
     return c;
   };
-  /** The compile's answer, logged. */
   const answerOf = async (c: NonNullable<typeof compile>): Promise<Made> => {
     const made = await c.run.done;
     log(`pages: astro build ${((c.t1 - c.t0) / 1000).toFixed(1)} s wall, on a thread of its own${c.early ? `, beside the views step (done ${((performance.now() - c.t1) / 1000).toFixed(1)} s before it)` : ''}${entry ? ' (compiled pages not in the cache)' : ''}`);
@@ -274,12 +207,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     return made;
   };
 
-  /**
-   * The end of a compiled pages step: Astro's content-layer manifests removed (they land in a
-   * custom outDir; a static site does not need them), the compiled pages stored in the cache
-   * with their recipe, the pages counted (before the JSON joins: the caller counts that
-   * itself) and joined to the tree.
-   */
+  /** The end of a compile: drops Astro's content-layer manifests, caches the result, joins the tree. */
   const compiledEnd = async (made: PagesRecipe | null): Promise<PagesWritten> => {
     for (const f of ['content-assets.mjs', 'content-modules.mjs']) await rm(join(inside, f), { force: true });
     if (entry && made) await writeCacheFolder(entry.path, entry.key, entryFiles(compiled, inside, made));
@@ -291,7 +219,6 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
   const step: PagesStep = {
     hit: hit !== null,
     prepare() {
-      // The compiled pages from the cache (or, in `finish`, from an early compile).
       if (!recipe || pool) return;
       t1 = performance.now();
       pool = new PagePool(workers - 1);
@@ -307,8 +234,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       }
       if (byCompany.length === 0 || slugs.length === 0) return;
       step.prepare();
-      // Two shares a batch: the worker thread takes the batches as they come; the build's
-      // thread takes what is left of them once it joins.
+      // Two shares a batch; the build's thread takes what is left once it joins.
       pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: byCompany.map((r) => ({ ...r, from: 0 })), only: { param: COMPANY_PARAM, values: slugs } }, 2);
     },
     viewsReady() {
@@ -324,22 +250,17 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
         if (compile?.early) {
           const made = await answerOf(compile);
           if (made?.recipe) {
-            // Astro rendered the routes without parameters while the past months' files were
-            // still being written: every page is rendered from what it compiled, now that the
-            // whole JSON tree is there, as on a cache hit (the same bytes).
+            // Render every page from what was compiled, as on a hit.
             recipe = made.recipe;
             waiting = recipe.routes.filter((r) => r.out === null);
           } else {
-            // No recipe (a route the container cannot render as Astro does): Astro's pages
-            // are all there is, so Astro builds them again over the whole JSON tree.
+            // No recipe (a route the container cannot render as Astro does): Astro builds again.
             log('pages: no recipe from the early compile; Astro builds the pages again');
             await rm(compiled, { recursive: true, force: true });
           }
         }
         if (recipe) {
-          // A cache hit, or an early compile. The routes without parameters (the API docs read
-          // the whole JSON tree) to the first worker thread free, and one more worker thread
-          // takes shares in this thread's place.
+          // The routes without parameters to the first free worker; one more worker takes this thread's place.
           step.viewsReady();
           if (hit) log(`pages: compiled pages from the cache (${entry!.path})`);
           pool!.grow(1);
@@ -348,13 +269,10 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
           logWorkers(done);
           if (!hit) return await compiledEnd(recipe);
           await join_();
-          // Counted from what was written (the restored files, the routes rendered), not by walking the folder again.
           return { files: restored.files + done.pages, bytes: restored.bytes + done.bytes, compiled: false };
         }
         const c = startCompile(false);
-        // The page worker threads start (and load Astro's runtime from their bundle) beside
-        // the compile, which keeps about one core busy. Worker threads only: this thread has
-        // not loaded Astro's modules (PagePool, render-pages.ts).
+        // The page workers start beside the compile; this thread never loads Astro's modules.
         const rendering = workers > 0 ? (pool = new PagePool(workers)) : null;
         const made = await answerOf(c);
         if (made && rendering) {

@@ -1,20 +1,14 @@
 /**
- * Bytes appended into one buffer that doubles when it is full. What a build assembles into a
- * file as it goes (a month's leaderboards CSV, a shard's records: `append`, as UTF-8) is kept
- * as bytes, not as strings that live until the file is whole. Such strings, ~20 MB a month
- * at the reference scale, were copied by each young-generation collection and promoted, and
- * joining them flattened the whole text once more (BENCHMARKS.md, "Build: the leaderboards
- * CSV and the record shards as bytes, and fresh memory"). A month's gunzipped text is
- * gathered the same way (`appendBytes`, read-csv.ts), into a buffer kept from one month to
- * the next, and each rendered page's bytes into one kept from page to page (render-share.ts
- * `pageBytes`). Each piece of text is encoded alone: a surrogate pair must not be split between
- * two appends.
+ * Bytes appended into one buffer that doubles when full. Files assembled piece by piece (a
+ * leaderboards CSV, a records shard, a page) are kept as bytes, not as strings that the young
+ * generation copies and promotes until the file is whole. Each `append` is encoded alone: a
+ * surrogate pair must not be split between two appends.
  */
 export class ByteBuilder {
   #buf: Buffer;
   #at = 0;
 
-  /** `start`: the size of the first buffer, or a buffer to fill from its start (its bytes are overwritten). */
+/** `start`: the first buffer's size, or a buffer to fill from its start. */
   constructor(start: number | Buffer = 1 << 16) {
     this.#buf = typeof start === 'number' ? Buffer.allocUnsafeSlow(start) : start;
   }
@@ -23,7 +17,7 @@ export class ByteBuilder {
     return this.#at;
   }
 
-  /** The whole buffer the bytes are in (their first `length`; it may be longer), to keep for a later builder. */
+/** The whole buffer (the bytes are its first `length`), to reuse in a later builder. */
   get buffer(): Buffer {
     return this.#buf;
   }
@@ -51,7 +45,7 @@ export class ByteBuilder {
     this.#at = n;
   }
 
-  /** Room for `n` more bytes: a buffer twice as large (at least), the bytes so far copied into it. */
+  /** Room for `n` more bytes: a buffer at least twice as large, the bytes so far copied in. */
   #room(n: number): void {
     if (this.#at + n <= this.#buf.length) return;
     const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, this.#at + n));

@@ -1,11 +1,7 @@
 /**
- * The compile worker (build-pages.ts): one Astro build of the pages in a thread of its own,
- * started from its bundle without the build's loader (tsx), then, with the page workers on,
- * the recipe that renders every route from what Astro compiled (render-share.ts
- * `makeRecipe`). It answers once and ends: Astro's compiler and Vite (~280 MiB at their
- * peak) go with its heap. In the build's thread, through tsx's hooks, the same build took
- * ~1 s longer and ~1.5 s more CPU, and ~600 MiB of RSS against ~320 MiB alone
- * (BENCHMARKS.md, "Build: the pages compiled on a thread of their own").
+ * The compile worker (build-pages.ts): one Astro build of the pages on a thread of its own,
+ * started from its bundle, then (page workers on) the recipe of every route (`makeRecipe`).
+ * It answers once and ends, so Astro's compiler and Vite leave with its heap.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { keepCompiled } from './integration.ts';
@@ -15,15 +11,15 @@ export interface CompileJob {
   root: string;
   /** Astro's outDir (inside the project). */
   outDir: string;
-  /** Where the compiled modules are kept; null when the page workers are off (Astro renders every page). */
+  /** Where the compiled modules are kept; null when the page workers are off. */
   compiled: string | null;
-  /** The worker routes (render-pages.ts WORKER_ROUTES), for the recipe. */
+  /** The worker routes, for the recipe. */
   workerRoutes: string[];
   siteUrl: string;
   verbose: boolean;
 }
 
-/** Tests only: `1` makes the compile answer no recipe (the build then keeps Astro's pages and no cache entry). */
+/** Tests only: `1` makes the compile answer no recipe (the build keeps Astro's pages, no cache entry). */
 export const NO_RECIPE_ENV = 'EVI_PAGES_NO_RECIPE';
 
 export type CompileAnswer = { made: Awaited<ReturnType<typeof makeRecipe>> | null } | { error: string };
@@ -40,7 +36,6 @@ try {
     integrations: job.compiled ? [keepCompiled({ to: job.compiled })] : [],
   });
   let made = job.compiled ? await makeRecipe(job.compiled, job.outDir, job.workerRoutes) : null;
-  // Tests: the compile answers no recipe, as for a route the container cannot render as Astro does.
   if (made && process.env[NO_RECIPE_ENV] === '1') made = { ...made, recipe: null, why: `${NO_RECIPE_ENV}=1` };
   parentPort!.postMessage({ made } satisfies CompileAnswer);
 } catch (e) {

@@ -1,26 +1,19 @@
 /**
- * Files written and hard links made on a worker thread, for the build's thread to go on
- * meanwhile: at reference scale an incremental build writes ~21,000 small files (the
- * current company views and their static answers) and links ~26,000 cached ones, each an
- * open/write/close or link system call (~30-50 µs of the build's thread each when made
- * there). The build's thread hands them over in batches (one message per batch, the bytes
- * of a file made for it transferred, not copied) and `flush()` waits until every one is on disk: the
- * build calls it before anything reads the files back (the static answers, the pages, the
- * swap). Folders are made by the caller (JsonWriter, once per folder) before a file in
- * them is queued.
+ * Files written and hard links made on a worker thread, in batches, while the build's thread
+ * goes on; `flush()` waits until all are on disk. The caller (JsonWriter) makes the folders.
  */
 import { Worker } from 'node:worker_threads';
 import { execArgvWithoutLoaders } from './worker-bundle.ts';
 
 type Op = [file: string, content: Uint8Array | null, source?: string];
 
-/** Operations per message: few enough that the worker starts early, many enough that a message costs little per file. */
+/** Operations per message: few enough that the worker starts early, enough that a message costs little per file. */
 const BATCH = 256;
-/** Bytes handed over and not yet written above which `drained()` makes the caller wait (bounds the memory the queue holds). */
+/** Bytes queued and not yet written above which `drained()` makes the caller wait (bounds memory). */
 const MAX_BACKLOG = 64 * 1024 * 1024;
 
 export class FileQueue {
-  // Plain JavaScript: started without the parent's loader flags (tsx), which it does not need.
+  // Plain JavaScript: started without the parent's loader flags.
   readonly #worker = new Worker(new URL('./file-worker.mjs', import.meta.url), { execArgv: execArgvWithoutLoaders() });
   #batch: Op[] = [];
   #transfer: ArrayBuffer[] = [];
@@ -47,10 +40,7 @@ export class FileQueue {
     this.#worker.on('exit', (code) => this.#fail(new Error(`the file worker stopped (exit code ${code})`)));
   }
 
-  /**
-   * Writes `content` to `file`. `own`: its buffer holds nothing else and is not used again
-   * (`TextEncoder.encode`'s), so it is moved to the worker instead of copied.
-   */
+  /** Writes `content` to `file`; `own`: its buffer is not used again, so it is transferred. */
   write(file: string, content: Uint8Array, own = false): void {
     if (own) this.#transfer.push(content.buffer as ArrayBuffer);
     this.#push([file, content], content.byteLength);
@@ -61,7 +51,7 @@ export class FileQueue {
     this.#push([file, null, source], 0);
   }
 
-  /** Resolves once the bytes handed over and not yet written are under the bound (at most ~64 MiB are held). */
+  /** Resolves once the bytes queued and not yet written are under MAX_BACKLOG. */
   drained(): Promise<void> {
     return this.#queuedBytes > MAX_BACKLOG && !this.#error ? new Promise((resolve) => this.#drainers.push(resolve)) : Promise.resolve();
   }
@@ -73,10 +63,7 @@ export class FileQueue {
     if (this.#error) throw this.#error;
   }
 
-  /**
-   * Resolves once every file handed over until now is on disk, while later ones may still
-   * be under way (the worker takes the batches in order); rejects with the first failure.
-   */
+  /** Resolves once every file handed over until now is on disk; rejects with the first failure. */
   async written(): Promise<void> {
     this.#send();
     const id = this.#next - 1;

@@ -1,6 +1,5 @@
-// Worker entry of file-queue.ts (plain JavaScript: nothing to load but node:fs, so it starts
-// in milliseconds): writes files and makes hard links for the build's thread, a batch per
-// message, and answers each batch with its id (and the first error, if any).
+// Worker entry of file-queue.ts, plain JavaScript so it starts at once: writes files and makes
+// hard links, a batch per message, answering each with its id (and the first error, if any).
 import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 

@@ -3,17 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 
-/**
- * Keeps the modules Astro compiled for the pages (its server chunks, which a static build
- * removes once its own pages are written) in `to`, for the page workers (render-pages.ts)
- * to render from after Astro's build has returned and its compiler's memory is free.
- */
+/** Keeps the modules Astro compiled for the pages (which a static build removes) in `to`, for the page workers. */
 export function keepCompiled(opts: { to: string }): AstroIntegration {
   return {
     name: 'evi-keep-compiled',
     hooks: {
       'astro:build:generated': async ({ dir }) => {
-        // A static build keeps its server chunks in its outDir when that lies inside the working directory, else in <cwd>/.astro/.
+        // Server chunks are in outDir when it lies inside the working directory, else in <cwd>/.astro/.
         const from = dir.href.startsWith(pathToFileURL(process.cwd()).href) ? fileURLToPath(dir) : join(process.cwd(), '.astro');
         for (const e of await readdir(from, { withFileTypes: true })) {
           const modules = e.isDirectory() ? ['chunks', 'pages'].includes(e.name) : e.name.endsWith('.mjs');

@@ -1,10 +1,7 @@
 /**
- * The files of one month that depend only on that month and the ones before it: its
- * leaderboards and their CSV download, and (a past month) its company views. A job
- * makes them and writes them once, into their cache entry (which the caller then links
- * into the output) or, without a cache, straight into the output. Jobs run on the
- * worker pool (month-worker.ts), one month each, or in this thread: the same function
- * either way, so the bytes cannot differ.
+ * The files of one month that depend only on it and the months before: its leaderboards and
+ * CSV download and (a past month) its company views. A job writes them once, into their cache
+ * entry or straight into the output; the same function runs on the worker pool or this thread.
  */
 import type { Company, Registry } from '../core/registry.ts';
 import { attachDetails, dropDetails, scoreMonth, universes, type MonthResult, type PackedDetails } from '../core/score.ts';
@@ -21,7 +18,7 @@ import { readColumns, type AggregateSource } from './load-data.ts';
 import { ByteBuilder } from './byte-builder.ts';
 import { JsonWriter } from './write-json.ts';
 
-/** What every job of a build shares (sent once to each worker): the site input, every month's result included, and the meta view. */
+/** What every job of a build shares (sent once to each worker). */
 export interface MonthContext {
   input: SiteInput;
   meta: MetaView;
@@ -35,18 +32,14 @@ export interface MonthJob {
   i: number;
   /** Month i's leaderboards and CSV (paths under the site root). */
   boards?: Target;
-  /**
-   * Month i's company views as a past month (paths under views/), made from its result with
-   * board details: the result and its details packed by the scoring (score-months.ts), or
-   * else its aggregate, scored again with them.
-   */
+  /** Month i's company views as a past month: from its packed scoring details, or its aggregate scored again. */
   views?: Target & ({ scored: { result: MonthResult; details: PackedDetails } } | { aggregate: AggregateSource });
 }
 
-/** What a job's message hands over instead of copying: a records job's packed details. */
+/** What a job's message transfers instead of copying: a records job's packed details. */
 export const jobTransfer = (job: MonthJob): ArrayBuffer[] => (job.views && 'scored' in job.views ? [job.views.scored.details.counts.buffer as ArrayBuffer] : []);
 
-/** What a job wrote: per part, its files (paths inside the target) and, for the boards, the CSV's facts. */
+/** What a job wrote: per part, its files and, for the boards, the CSV's facts. */
 export interface MonthJobResult {
   boards?: Written & { info: BoardsInfo };
   views?: Written;
@@ -64,7 +57,7 @@ export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8
   let boards = 0;
   for (const { country, industry, view } of boardViews(input, i)) {
     files.push([viewPaths.board(view.month, country, industry), Buffer.from(JSON.stringify(view))]);
-    // the overall boards (the largest) also in binary form, which the API reads one page at a time
+    // the overall boards also in binary form, which the API reads one page at a time
     if (industry === OVERALL) files.push([viewPaths.overallBoardBinary(view.month, country), encodeBoard(view, nameRank)]);
     csv.add(view);
     boards++;
@@ -74,7 +67,7 @@ export function boardFiles(input: SiteInput, i: number): { files: [string, Uint8
   return { files, info: { ...facts, boards } };
 }
 
-/** A registry's companies' places in name order by slug (encodeBoard's `nameRank`), made once per thread. */
+/** A registry's name order by slug (encodeBoard's `nameRank`), once per thread. */
 const nameRanks = new WeakMap<Registry, (slug: string) => number>();
 function nameRankOf(reg: Registry): (slug: string) => number {
   let rank = nameRanks.get(reg);
@@ -91,10 +84,8 @@ function nameRankOf(reg: Registry): (slug: string) => number {
 }
 
 /**
- * A month's company records as a past month's files (paths under views/): shards of the
- * records of the companies with data that month (core/views/companies.ts, RecordShard),
- * each with the tables its records name, and the month's search rankings. Each record
- * becomes text, and its shard's bytes, as it is added.
+ * A month's company records as a past month's files: shards of records (RecordShard), each
+ * with the tables its records name, and the month's search rankings.
  */
 export class RecordShards {
   readonly #shards = new Map<number, { entries: ByteBuilder; themes: Set<number>; countries: Set<string> }>();
@@ -122,7 +113,7 @@ export class RecordShards {
     }
   }
 
-  /** The files, one shard's bytes at a time (each shard's text let go once yielded). */
+/** The files, one shard at a time (its text let go once yielded). */
   *files(): Generator<[string, Uint8Array]> {
     const strip = (path: string) => path.slice('views/'.length);
     const months = JSON.stringify(this.tables.months);
@@ -136,12 +127,11 @@ export class RecordShards {
       yield [strip(viewPaths.companyShard(this.#month, n)), Buffer.concat([Buffer.from(head), entries.view(), Buffer.from('}}')])];
     }
     yield [strip(viewPaths.monthSearchRankings(this.#month)), Buffer.from(JSON.stringify(this.#rankings))];
-    // the same in binary form, which the API reads in place (src/core/search/rankings.ts)
+    // also in binary form, which the API reads in place
     yield [strip(viewPaths.monthSearchRankingsBinary(this.#month)), encodeSearchRankings(this.#rankings)];
   }
 }
 
-/** Writes `files` to `target`; returns each file's path and length. */
 async function put(target: Target, files: Iterable<[string, Uint8Array]>, info?: BoardsInfo): Promise<Written> {
   if ('cache' in target) return { files: (await writeCacheFolder(target.cache.path, target.cache.key, files, info)).map(({ path, bytes }) => ({ path, bytes })) };
   const out = new JsonWriter(target.out);
@@ -156,11 +146,8 @@ async function put(target: Target, files: Iterable<[string, Uint8Array]>, info?:
 const NONE = new Int32Array(0);
 
 /**
- * What a past month's views read of a month before it (companyViews: its profiles'
- * history): the month and each board's order, hits and k. The rest (mentions, the
- * overall leaderboards, the unresolved names) only the leaderboards read, so a worker
- * that has moved on to the views jobs (which come after every leaderboards job) keeps
- * this instead of its copy of each month's whole result.
+ * What a past month's views read of an earlier month: each board's order, hits and k. A worker
+ * past the leaderboards jobs keeps this instead of each month's whole result.
  */
 export function historyOnly(r: MonthResult): MonthResult {
   const boards: MonthResult['boards'] = new Map();
@@ -168,7 +155,7 @@ export function historyOnly(r: MonthResult): MonthResult {
   return { month: r.month, boards, overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
 }
 
-/** The companies' pools of a registry, made once per thread (only a job that scores a month again needs them). */
+/** The companies' pools of a registry, once per thread (only a job that scores again needs them). */
 const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
 function poolsFor(reg: Registry): Map<string, Company[]> {
   let pools = poolsOf.get(reg);
@@ -176,17 +163,12 @@ function poolsFor(reg: Registry): Map<string, Company[]> {
   return pools;
 }
 
-/**
- * The views' histories as text, kept from one views job to the next of the same context
- * (a month worker's, or the build's thread's without workers): the views jobs come in
- * ascending order, so each appends the months since its thread's last one.
- */
+/** The views' histories as text, kept between a context's views jobs, which come in month order. */
 const historiesOf = new WeakMap<MonthContext, HistoryLists>();
 
-/** The history numbers a context's views jobs keep (bench/views-job.ts reports them). */
+/** The history numbers a context's views jobs keep. */
 export const keptHistory = (ctx: MonthContext): number => historiesOf.get(ctx)?.length ?? 0;
 
-/** Runs one month's job: makes its files and writes them to their targets. */
 export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: string) => void): Promise<MonthJobResult> {
   const reg = ctx.input.registry;
   const out: MonthJobResult = {};
@@ -204,7 +186,7 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
     const files = new RecordShards(ctx.meta, tables);
     for (const { company, record } of records) files.add(identityOf(company), record);
     out.views = await put(job.views, files.files());
-    // Without worker threads the result is the build's own: its details go with the job.
+    // Without worker threads the result is the build's own: drop the details it was lent.
     if ('scored' in v) dropDetails(detailed);
   }
   return out;

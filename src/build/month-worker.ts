@@ -4,9 +4,8 @@ import { collectGarbage } from './gc.ts';
 import { historyOnly, runMonthJob, type MonthContext, type MonthJob } from './month-files.ts';
 
 let ctx = workerData as MonthContext;
-// All the leaderboards jobs (which read whole results) come before the views jobs
-// (write-months.ts; the pool is FIFO). At its first views job a worker keeps of the
-// months only what the views read (historyOnly) and lets go of its copy of the rest.
+// The leaderboards jobs come before the views jobs (FIFO pool): at its first views job a
+// worker keeps only what the views read of the months (historyOnly).
 let historyOnlyCtx = false;
 parentPort!.on('message', async (job: MonthJob) => {
   try {
@@ -21,9 +20,8 @@ parentPort!.on('message', async (job: MonthJob) => {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });
     return;
   }
-  // A views job's garbage collected before the next job, so that the next one starts from
-  // a compact heap of what stays. Outside the job's try: the job is answered already, and a
-  // failed collection (only memory kept longer) must not send the pool a second answer.
+  // Collect a views job's garbage before the next job. Outside the try: the job is
+  // answered already, and a failed collection must not send a second answer.
   if (job.views) {
     try {
       collectGarbage();

@@ -1,7 +1,6 @@
 /**
- * What the page workers (render-worker.ts) need to write a page as Astro's pipeline
- * does: where the page goes, and the part of the page Astro's pipeline adds that
- * Astro's container API does not know (the route's stylesheet links before `</head>`).
+ * What the page workers need to write a page as Astro's pipeline does: where it goes, and what
+ * the pipeline adds that the container does not know (the stylesheet links before `</head>`).
  */
 import { join } from 'node:path';
 
@@ -19,7 +18,7 @@ export function outFileOf(url: string, params: StaticPath['params']): string {
   return join(path.replace(/^\/+/, ''), 'index.html');
 }
 
-/** What Astro's pipeline adds before `</head>` to what the container renders (`own`), from Astro's file of the same page. */
+/** What Astro's pipeline adds before `</head>` to the container's page (`own`), from Astro's file of it. */
 export function chromeOf(astro: string, own: string, where: string): string {
   const at = own.indexOf(HEAD_END);
   const head = own.slice(0, at);
@@ -30,7 +29,7 @@ export function chromeOf(astro: string, own: string, where: string): string {
   return astro.slice(head.length, astro.length - tail.length);
 }
 
-/** `page` with `chrome` before its first `</head>`, as the pieces to write one after the other (no copy of the page). */
+/** `page` with `chrome` before its first `</head>`, as pieces to write in turn (no copy). */
 export const chromeParts = (page: Buffer, chrome: Buffer): Buffer[] => {
   const at = page.indexOf(HEAD_END);
   return at < 0 || chrome.length === 0 ? [page] : [page.subarray(0, at), chrome, page.subarray(at)];

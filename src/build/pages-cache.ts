@@ -1,20 +1,13 @@
 /**
- * The compiled pages kept in the build cache (caches.ts `pagesEntry`): what Astro's compile
- * made of the pages (its server modules, its client assets and the public files it copied)
- * and the recipe that renders every route of the pages step from those modules, so that a
- * build whose page sources did not change skips `astro build` and renders every page,
- * endpoint (llms.txt, sitemap.xml, ...) and 404 page itself, with the same bytes.
- *
- * The key is every file the compile reads (src/, public/, astro.config.*, tsconfig.json,
- * package-lock.json for the versions of Astro, Vite and the rest), the project folder
- * (the compiled modules name their source files by absolute path), the site origin (the
- * compile writes it into each component) and Node's version.
+ * The compiled pages in the build cache (caches.ts `pagesEntry`) and the recipe that renders
+ * every route from them, so that a build whose page sources did not change skips `astro build`.
+ * Keyed by every file the compile reads, the project folder, the site origin and Node's version.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** The project's files and folders Astro's compile of the pages reads. */
+/** What Astro's compile of the pages reads. */
 const INPUTS = ['src', 'public', 'astro.config.mjs', 'astro.config.ts', 'astro.config.mts', 'tsconfig.json', 'package-lock.json'];
 
 /** Every file under `dir`, as paths relative to `base`, sorted. */
@@ -25,7 +18,7 @@ export function filesUnder(base: string, dir: string): string[] {
     .sort();
 }
 
-/** The digest of everything the compile of the pages depends on (the entry's `inputsKey`). */
+/** The digest of everything the compile depends on. */
 export function pagesInputsKey(root: string, siteUrl: string, workerRoutes: string[]): string {
   const h = createHash('sha256');
   h.update(JSON.stringify({ root, siteUrl, node: process.version, workerRoutes }));
@@ -44,11 +37,11 @@ export interface RouteRecipe {
   component: string;
   /** Its compiled module, relative to the compiled modules' folder. */
   module: string;
-  /** `page` (HTML through the container, plus `chrome`) or `endpoint` (the response body as it is). */
+  /** `page` (HTML through the container, plus `chrome`) or `endpoint` (the body as it is). */
   kind: 'page' | 'endpoint';
-  /** Where the page goes in the output; null for the routes with parameters (the page workers' routes). */
+  /** Where the page goes in the output; null for the page workers' routes. */
   out: string | null;
-  /** What Astro's pipeline adds before `</head>` (its stylesheet links), from Astro's own file of the route's first page. */
+  /** What Astro's pipeline adds before `</head>` (stylesheet links), from its file of the route's first page. */
   chrome: string;
 }
 
@@ -56,11 +49,11 @@ export interface PagesRecipe {
   routes: RouteRecipe[];
   /** The compiled manifest module, relative to the compiled modules' folder. */
   manifest: string;
-  /** Astro's output that no route renders (client assets, public files), relative to the output. */
+  /** Astro's output that no route renders (client assets, public files). */
   statics: string[];
 }
 
-/** Names of the entry's three parts. */
+/** The entry's three parts. */
 export const SERVER = 'server';
 export const STATIC = 'static';
 export const RECIPE = 'recipe.json';

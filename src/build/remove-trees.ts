@@ -1,27 +1,13 @@
 /**
- * Folders removed on a thread of their own, with synchronous calls, instead of through
- * `fs.promises.rm`: that one walks the tree with one request on libuv's thread pool per
- * entry, and a release behind the live one is ~70,000 entries at reference scale (its
- * ~31,500 files of its own, ~26,000 links shared with the live one, ~11,500 folders). Queued
- * at the start of a monthly build, those requests held the pool's four threads, and every
- * read of the build waited behind them: the months' reading step took 10.3-15.3 s instead of
- * ~1.5 s, and the build 21.6-37.6 s (median 26.4 s) instead of 17.9-20.8 s (median 19.3 s)
- * with the removal here (13.0-13.6 s with no release to remove; BENCHMARKS.md, "Build: the
- * release behind the live one removed off the thread pool"). On a thread of its own the
- * removal blocks only that thread, waiting mostly on the disk.
- *
- * Its CPU is the build's too (two cores at reference scale): the walk takes each entry's
- * type from the folder's listing (`readdir` with types), not from an `lstat` of each as
- * `rmSync` does, and removes a folder once it is empty instead of trying first. Such a
- * release alone: 1.75-2.0 s of CPU against 2.7-2.9 s by `rmSync` (BENCHMARKS.md, "Build:
- * the profiles download, the removal's walk, a first month's arrays"). Only the
- * paths given are looked at with `lstat`: a link given is removed, never followed, and
- * inside the tree a link is an entry like a file. Should the walk fail anywhere, `rmSync`
- * takes that path over (its retries, and its error if it fails too).
+ * Folders removed on a thread of their own with synchronous calls: `fs.promises.rm` queues
+ * one request per entry on libuv's thread pool, and every read of the build would wait behind
+ * a whole release's removal. The walk takes each entry's type from the listing rather than an
+ * `lstat` per entry. A link given is removed, never followed; should the walk fail, `rmSync`
+ * takes that path over.
  */
 import { Worker } from 'node:worker_threads';
 
-// CommonJS, evaluated: no module to bundle or resolve for a few lines.
+// CommonJS, evaluated: nothing to bundle or resolve.
 const SOURCE = `const { lstatSync, readdirSync, rmSync, rmdirSync, unlinkSync } = require('node:fs');
 const { workerData } = require('node:worker_threads');
 function removeFolder(path) {

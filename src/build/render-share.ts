@@ -1,15 +1,7 @@
 /**
- * A share of the page workers' job (see render-pages.ts), run by each worker thread and by
- * the main thread: renders its share of the paths of each route it is given from the
- * module Astro compiled for that route, through Astro's container API, and writes each
- * page where Astro's own pipeline would, with what Astro's pipeline puts before `</head>`
- * and the container cannot know (the route's stylesheet links: the route's `chrome`,
- * taken by `makeRecipe` from Astro's own file of the route's first page, which stops
- * unless the rest is Astro's file byte for byte).
- *
- * The routes without parameters (the home page, /search/, /api-docs/, 404, llms.txt,
- * sitemap.xml, robots.txt, ...) are rendered the same way by `renderStatics` when the
- * compiled modules come from the build cache (pages-cache.ts) and Astro did not run.
+ * A page worker's share (render-pages.ts): renders its share of each route's paths from the
+ * module Astro compiled, and writes each page as Astro's pipeline would, with the route's
+ * `chrome` (stylesheet links the container cannot know) before `</head>`.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,32 +19,29 @@ import { filesUnder } from './pages-cache.ts';
 import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
 
 export interface RenderJob {
-  /** The compiled modules' folder (absolute) and what to render from it. */
+  /** The compiled modules' folder (absolute) and manifest. */
   serverDir: string;
   manifest: string;
-  /** The routes with parameters; `from`: the first path to render (1 when Astro's pipeline wrote the first). */
+  /** `from`: the first path to render (1 when Astro's pipeline wrote the first). */
   routes: (RouteRecipe & { from: number })[];
   outDir: string;
   /** This worker takes the paths whose index modulo `workers` is `worker`. */
   worker: number;
   workers: number;
-  /**
-   * Only the paths whose parameter `param` is one of `values` (before the share is taken):
-   * the profiles of the companies whose views are on disk, handed over as they are written.
-   */
+  /** Only the paths whose `param` is one of `values`: the profiles whose views are on disk. */
   only?: { param: string; values: string[] };
 }
 
 export interface RenderDone {
   pages: number;
   bytes: number;
-  /** CPU seconds of the thread that rendered the share (user + system; Linux, else null). */
+  /** CPU seconds of the thread (user + system; Linux, else null). */
   cpu: number | null;
-  /** Of which system (mostly the page files' writes and folders). */
+  /** Of which system. */
   sys: number | null;
 }
 
-/** CPU seconds (user, system) of the calling thread, from /proc/thread-self/stat (utime, stime in clock ticks, taken as 100 a second). */
+/** CPU seconds (user, system) of the calling thread, from /proc/thread-self/stat. */
 function threadCpu(): { user: number; sys: number } | null {
   try {
     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
@@ -79,13 +68,13 @@ async function loadPage(serverDir: string, route: { module: string; component: s
   return mod;
 }
 
-// A container keeps every route it rendered (its manifest's route list grows by one a page): start a fresh one now and then.
+// A container keeps every route it rendered: start a fresh one now and then.
 const PAGES_PER_CONTAINER = 500;
 let container: AstroContainer | undefined;
 let used = 0;
 let manifest: SSRManifest | undefined;
 
-/** Takes the compiled manifest (what the container needs to write a component's `<script>` as Astro's build does), and a fresh container when it is another. */
+/** Takes the compiled manifest (for components' `<script>`s); a new one drops the container. */
 async function useManifest(serverDir: string, file: string): Promise<void> {
   const m = ((await import(pathToFileURL(join(serverDir, file)).href)) as { manifest: SSRManifest }).manifest;
   if (m !== manifest) container = undefined;
@@ -94,7 +83,7 @@ async function useManifest(serverDir: string, file: string): Promise<void> {
 
 async function fresh(): Promise<AstroContainer> {
   const m = manifest!;
-  // A script of a component is either inlined (the manifest holds its text) or a bundled file under /_astro/.
+  // A component's script is either inlined or a bundled file under /_astro/.
   const resolve = async (specifier: string) => {
     const file = m.entryModules[specifier];
     if (!file) throw new Error(`pages: the compiled manifest has no bundle for ${specifier}`);
@@ -103,7 +92,6 @@ async function fresh(): Promise<AstroContainer> {
   return AstroContainer.create({ manifest: { ...m, routes: [] }, resolve });
 }
 
-/** The page's bytes as the container renders it (taken as bytes: no decoding and encoding again). */
 async function render(mod: PageModule, p: StaticPath, kind: 'page' | 'endpoint' = 'page'): Promise<Buffer> {
   if (!container || used++ >= PAGES_PER_CONTAINER) {
     container = await fresh();
@@ -118,26 +106,15 @@ async function render(mod: PageModule, p: StaticPath, kind: 'page' | 'endpoint' 
 }
 
 /**
- * Renders the pages of one route with parameters straight to a string, with Astro's own
- * `renderToString` (what its pipeline calls for a page when it does not stream), instead of
- * a whole request through the container per page (a Request, a URL, a render context, the
- * middleware chain, a Response and its stream, then the bytes read back). The page-level
- * part of Astro's render (the `result` every component of a page shares, and the `Astro`
- * object's page part) is made once, by the container itself rendering a probe component
- * that keeps what it is given; each page then gets a fresh `_metadata` (head rendered or
- * not, scripts written, ...), and the route's parameters are written into the one params
- * object the `Astro` objects read (`Astro.params`). Components of these routes may read
- * `Astro.props` and `Astro.params`; the rest of the page-level `Astro` (url, request) is
- * the probe's, as the container's was (it renders every page at https://example.com/).
- * The route's first page rendered this way is checked against Astro's own file on every
- * compile (`makeRecipe`), and `test/page-workers.test.ts` checks every page of the sample.
+ * Renders a route's pages with Astro's own `renderToString`, not a whole request through the
+ * container per page. The page-level `result` comes once from a probe component rendered by the
+ * container; each page gets fresh `_metadata` and its params (`makeRecipe` checks the output).
  */
 async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promise<string>> {
   container ??= await fresh();
   const params: StaticPath['params'] = {};
   let shared: { result: SSRResult; metadata: [string, unknown][] } | undefined;
   const probe = createComponent((result: SSRResult) => {
-    // The page-level record as Astro makes it for a new page, before anything is rendered.
     shared = { result, metadata: Object.entries(result._metadata) };
     return renderTemplate``;
   });
@@ -168,7 +145,7 @@ function staticOut(route: string, kind: 'page' | 'endpoint'): string {
   return join(route.replace(/^\/+/, ''), 'index.html');
 }
 
-/** The page modules Astro compiled, from its manifest's entry modules: `\0@astro-page:src/pages/x@_@astro` -> `pages/x.astro.mjs`. */
+/** The page modules Astro compiled, from its manifest's entry modules. */
 function pageModules(m: SSRManifest): { component: string; module: string }[] {
   return Object.entries(m.entryModules)
     .map(([k, module]) => ({ match: /^\0@astro-page:(.+)@_@(\w+)$/.exec(k), module }))
@@ -178,12 +155,9 @@ function pageModules(m: SSRManifest): { component: string; module: string }[] {
 }
 
 /**
- * After Astro's build (which rendered every route without parameters and the first page
- * of each route in `workerRoutes`, into `outDir`): how to render each route again from
- * the compiled modules in `serverDir`, checked against Astro's files. The chrome of
- * `workerRoutes` is required (an error otherwise, as before); any other route that the
- * container cannot render as Astro did makes the recipe null (`why`: the build goes on
- * with Astro's pages and keeps no cache entry).
+ * After Astro's build: how to render each route again from the compiled modules, checked against
+ * Astro's files. `workerRoutes` must match; any other route that does not makes the recipe null
+ * (`why`), and the build keeps Astro's pages without a cache entry.
  */
 export async function makeRecipe(serverDir: string, outDir: string, workerRoutes: string[]): Promise<{ recipe: PagesRecipe | null; why: string; workers: RouteRecipe[]; manifest: string }> {
   const manifestFile = readdirSync(serverDir).find((f) => /^manifest_[\w-]+\.mjs$/.test(f));
@@ -233,35 +207,32 @@ export async function makeRecipe(serverDir: string, outDir: string, workerRoutes
     outputs.add(out);
     routes.push({ component, module, kind, out, chrome });
   }
-  // Astro's content-layer manifests land in a custom outDir; a static site does not need them (build-pages.ts removes them).
   const statics = filesUnder(outDir, outDir).filter((f) => !outputs.has(f) && f !== 'content-assets.mjs' && f !== 'content-modules.mjs');
   return { recipe: why ? null : { routes, manifest: manifestFile, statics }, why, workers, manifest: manifestFile };
 }
 
 
-/** The routes without parameters of a cache hit, for a page worker thread to render ({@link renderStaticsShare}). */
+/** The routes without parameters of a cache hit, for a page worker to render. */
 export interface StaticsJob {
   serverDir: string;
   recipe: PagesRecipe;
   outDir: string;
 }
 
-/** What a rendering thread is handed: a share of the routes with parameters, or (`statics`) the routes without. */
+/** A share of the routes with parameters, or (`statics`) the routes without. */
 export type PageJob = RenderJob | { statics: StaticsJob };
 
-/** Renders a {@link PageJob}: {@link renderShare} or {@link renderStaticsShare}. */
 export function renderPageJob(job: PageJob): Promise<RenderDone> {
   return 'statics' in job ? renderStaticsShare(job.statics) : renderShare(job);
 }
 
-/** {@link renderStatics} as a page worker thread's share: the pages, their bytes and the thread's CPU. */
 async function renderStaticsShare(job: StaticsJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
   const { pages, bytes } = await renderStatics(job.serverDir, job.recipe, job.outDir);
   return { pages, bytes, ...cpuSince(cpu0) };
 }
 
-/** The calling thread's CPU seconds (user + system, and system) since `cpu0`; null off Linux. */
+/** The calling thread's CPU seconds since `cpu0`; null off Linux. */
 function cpuSince(cpu0: { user: number; sys: number } | null): { cpu: number | null; sys: number | null } {
   const cpu1 = threadCpu();
   if (cpu0 === null || cpu1 === null) return { cpu: null, sys: null };
@@ -269,7 +240,7 @@ function cpuSince(cpu0: { user: number; sys: number } | null): { cpu: number | n
   return { cpu: cpu1.user - cpu0.user + sys, sys };
 }
 
-/** Renders every route without parameters of `recipe` into `outDir` (a cache hit: Astro did not run). */
+/** Renders every route without parameters of `recipe` into `outDir` (a cache hit). */
 export async function renderStatics(serverDir: string, recipe: PagesRecipe, outDir: string): Promise<{ pages: number; bytes: number }> {
   await useManifest(serverDir, recipe.manifest);
   const folderOf = folders();
@@ -289,7 +260,7 @@ export async function renderStatics(serverDir: string, recipe: PagesRecipe, outD
   return { pages, bytes };
 }
 
-/** Makes the folder of each file written, remembering those made: a page's own folder is one mkdir, without the recursive walk over its parents. */
+/** Makes each file's folder, once. */
 function folders(): (file: string) => void {
   const made = new Set<string>();
   return (file) => {
@@ -309,14 +280,9 @@ function folders(): (file: string) => void {
 const HEAD_END = '</head>';
 
 /**
- * The page's UTF-8 bytes with `chrome` before its first `</head>` (what chromeParts does
- * to `Buffer.from(html)`), encoded into one buffer of this thread reused from page to
- * page (a ByteBuilder started from it, grown when a page needs more), not a
- * new buffer a page: ~0.5 GB of short-lived buffers outside the heap at reference scale,
- * each counted by V8 as external memory, whose growth starts garbage collections of the
- * whole heap (the build's thread holds ~300 MiB there). `</head>` is ASCII, so the text
- * cut before it encodes to the same bytes as the whole. The bytes are valid until the
- * next call.
+ * The page's UTF-8 bytes with `chrome` before its first `</head>`, encoded into one buffer reused
+ * from page to page: a new buffer per page grows V8's external memory, which triggers full
+ * collections. Valid until the next call.
  */
 let encoded: Buffer = Buffer.allocUnsafeSlow(1 << 18);
 export function pageBytes(html: string, chrome: Buffer): Buffer {
@@ -332,11 +298,9 @@ export function pageBytes(html: string, chrome: Buffer): Buffer {
   return page.view();
 }
 
-/** Writes `bytes` into a new `file`; returns the bytes written. */
 function writePage(file: string, bytes: Buffer): number {
   const fd = openSync(file, 'w');
   try {
-    // A short write (rare for a regular file) goes on with the rest.
     for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
     return bytes.length;
   } finally {
@@ -344,14 +308,9 @@ function writePage(file: string, bytes: Buffer): number {
   }
 }
 
-/** What a page worker loads before its first share: the compiled manifest and the routes' modules. */
 export type WarmJob = Pick<RenderJob, 'serverDir' | 'manifest' | 'routes'>;
 
-/**
- * Loads the compiled manifest, the routes' modules (Astro's runtime with them) and a
- * container, without reading any view: a page worker started before the views it renders
- * are written does its start-up then, and its first share renders at once.
- */
+/** Loads the manifest, the routes' modules and a container ahead of the first share. */
 export async function warmUp(job: WarmJob): Promise<void> {
   await useManifest(job.serverDir, job.manifest);
   for (const route of job.routes) await loadPage(job.serverDir, route);
@@ -359,20 +318,14 @@ export async function warmUp(job: WarmJob): Promise<void> {
 }
 
 /**
- * A rendering thread's heap kept near what is live: each page's text and objects are garbage
- * once written, but those alive across a scavenge (a page is rendered over awaits) are
- * promoted, and V8 lets the old generation grow to a multiple of what was live at its last
- * full collection. In the build's thread, after Astro's build, that was ~500 MiB of heap for
- * ~130 MiB live (EVI_MEMLOG, a reference build compiling its pages), on top of the page
- * worker's: the cold build's peak. `page()` after each page written: every `every` pages it
- * looks at the heap, and collects it once it has grown by `headroom` past what the last
- * collection left (or past the heap at the first look).
+ * Keeps a rendering thread's heap near what is live: V8 lets the old generation grow to a
+ * multiple of the last full collection's live size. Every `every` pages it collects once the
+ * heap has grown by `headroom` past what the last collection left.
  */
 export class HeapKeeper {
   #limit = -1;
   #since = 0;
   #pages = 0;
-  /** Collections made, and their milliseconds. */
   collections = 0;
   ms = 0;
 
@@ -402,16 +355,10 @@ export class HeapKeeper {
   }
 }
 
-/**
- * This thread's keeper, across its shares: 128 MiB of headroom, looked at every 100 pages.
- * A monthly reference build compiling its pages: peak RSS 931 and 964 MiB instead of 1,297
- * and 1,303 (A/B, alternated), the build thread's share ~1 s more CPU (3 collections, ~0.2 s
- * each, for ~6,000 pages); a cold reference build: 1,150 MiB instead of 1,424-1,478
- * (BENCHMARKS.md, "Build: the rendering threads' heaps").
- */
+/** This thread's keeper, across its shares: it caps the build's peak memory. */
 const heap = new HeapKeeper(128 * 1048576, 100);
 
-/** Renders the share `job.worker` of `job.workers` of every route's paths from its `from`, and writes the pages. */
+/** Renders share `job.worker` of `job.workers` of every route's paths, and writes the pages. */
 export async function renderShare(job: RenderJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
   await useManifest(job.serverDir, job.manifest);

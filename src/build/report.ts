@@ -1,7 +1,6 @@
 /**
- * The build report (`dist/build-report.json` and the printed summary): the scored months
- * folded in one at a time, plus what the publish gate and the ledger need of each month.
- * The wall clock never enters it, so the report is part of the reproducible output.
+ * The build report (`dist/build-report.json` and the printed summary), plus what the gate and
+ * the ledger need of each month. No wall clock in it: it is part of the reproducible output.
  */
 import type { Registry } from '../core/registry.ts';
 import type { MonthResult } from '../core/score.ts';
@@ -74,10 +73,7 @@ export class ReportBuilder {
     report.outOfUniverseMentions += r.outOfUniverse;
   }
 
-  /**
-   * Completes the report once every month is in; returns `lastUpdated`: the day of
-   * SOURCE_DATE_EPOCH when set, else the current month's latest collection date.
-   */
+  /** Completes the report; returns `lastUpdated`: SOURCE_DATE_EPOCH's day, else the latest collection date. */
   finish(sourceDateEpoch: number | undefined): string {
     const report = this.report;
     const lastUpdated =

@@ -1,18 +1,9 @@
 /**
- * Scores every month, oldest first. A month that is not the current one is scored the
- * same way until its file or the registry changes, so its result is cached beside the
- * parsed months, keyed by both: an incremental build scores only the new current month
- * (whose board details the profiles need); the current month's entry is written for the
- * build after.
- *
- * The past months are scored (or read from their cache entries) on worker threads
- * (score-worker.ts), each reading its month's parsed aggregate itself, so that this
- * thread never holds a past month's aggregate; meanwhile this thread scores the current
- * month with its board details. A past month scored from its aggregate is scored with its
- * board details too, handed back packed (core/score.ts PackedDetails): its records job
- * (write-months.ts) takes them instead of reading the aggregate and scoring it again.
- * Without a cache (the aggregates are in this thread's memory) or with one worker,
- * everything is scored here. The same function scores a past month either way.
+ * Scores every month, oldest first. A past month's result is cached, keyed by its file and the
+ * registry, so an incremental build scores only the new current month. Past months are scored
+ * on worker threads (score-worker.ts), each reading its own aggregate, while this thread scores
+ * the current month; their packed board details go to their records job (write-months.ts) so
+ * it does not score them again.
  */
 import { existsSync, statSync } from 'node:fs';
 import type { MonthColumns } from '../core/aggregate.ts';
@@ -39,18 +30,9 @@ export interface Scored {
   result: MonthResult;
   stats: MonthStats;
   cached: boolean;
-  /**
-   * The month's ledger record (ledger.ts: its boards' digests), a function of the result and
-   * the companies' slugs, which the entry's key covers: stored with the result, so that a
-   * monthly build does not hash the boards of the 24 past months again (~24 ms each at
-   * reference scale). An entry written before it was stored gets it computed.
-   */
+  /** The month's ledger record, cached with the result so past boards are not hashed again. */
   record: MonthRecord;
-  /**
-   * A past month scored from its aggregate: its board details, packed (left out of
-   * `result`), for the records job that makes its company files (write-months.ts) instead
-   * of reading its aggregate and scoring it a second time.
-   */
+  /** A past month scored from its aggregate: its packed board details, for its records job. */
   details?: PackedDetails;
 }
 
@@ -68,24 +50,17 @@ export interface ScoreJob {
 }
 
 /**
- * The scoring workers start only when the parsed months to score add up to this many
- * bytes (their cache entries): more than three months at reference scale (~10 MB each,
- * ~0.3-0.4 s of CPU to read and score), where two workers gain more than their start costs;
- * a 4-month build's three past months and the sample data's (~1 MB each) are scored in
- * the build's thread.
+ * The scoring workers start only when the parsed months to score add up to this many bytes:
+ * below it, their start costs more than they save.
  */
 export const POOL_MIN_BYTES = 32 * 1048576;
 
-/** A scoring worker's heap cap: it holds one month's aggregate (~10 MB of JSON at reference scale) while it scores it. */
+/** A scoring worker's heap cap: it holds one month's aggregate while it scores it. */
 const SCORE_WORKER_HEAP_MB = 1024;
 
 /**
  * A past month's result: from its cache entry (no board details), or scored from its
- * aggregate with its board details (packed beside the result) and stored there (details
- * left out). A month scored from its aggregate nearly always needs its company files
- * made too; when their cache entry is still there (a build that lost only the scored
- * entry), the details were made for nothing: ~0.1 s of CPU a reference month (a cold
- * build's profile: `scoreMonth` 2.7-2.8 s with details, 1.7 s without, for ~12 months).
+ * aggregate with its board details and stored there (details left out).
  */
 export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]>, job: ScoreJob, warn: (line: string) => void): Promise<Scored> {
   const stored = job.entry ? await readCacheJson<StoredScored>(job.entry.path, job.entry.key, warn) : null;
@@ -97,7 +72,7 @@ export async function scorePastMonth(reg: Registry, pools: Map<string, Company[]
   return { ...scored, details: packDetails(scored.result) };
 }
 
-/** A month scored from its aggregate (`details`: with its board details), its entry (details left out) stored in the cache. */
+/** A month scored from its aggregate, stored in the cache without its details. */
 async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: MonthColumns, details: boolean, entry: CacheEntryRef | null): Promise<Scored> {
   const result = scoreMonth(reg, agg, pools, details);
   const stats = statsOf(agg);
@@ -106,7 +81,7 @@ async function scoreAndStore(reg: Registry, pools: Map<string, Company[]>, agg: 
   return { result, stats, cached: false, record };
 }
 
-/** The buffers of a result's typed arrays (and of its packed details), handed over to the receiving thread instead of copied. */
+/** The buffers of a result's typed arrays (and packed details), transferred rather than copied. */
 export function transferList(r: MonthResult, details?: PackedDetails): ArrayBuffer[] {
   const out: ArrayBuffer[] = details ? [details.counts.buffer as ArrayBuffer] : [];
   for (const b of r.boards.values()) out.push(b.order.buffer as ArrayBuffer, b.hits.buffer as ArrayBuffer, b.mentions.buffer as ArrayBuffer);
@@ -130,21 +105,18 @@ export async function* scoreMonths(
   };
   const jobs: ScoreJob[] = [];
   for (let i = 0; i < last; i++) jobs.push({ entry: entryOf(i), source: data.aggregateSource(i) });
-  // Only months to score whose aggregate a worker can read itself go to the pool: an
-  // aggregate in this thread's memory (no cache) would be copied to it for less than it
-  // costs to score, and a stored result is read here faster than a worker starts.
+  // Only months whose aggregate a worker reads itself go to the pool: an in-memory aggregate
+  // would be copied for less than it costs to score, and a stored result is read here quicker.
   const onPool = jobs.map((j) => 'entry' in j.source && !(j.entry && existsSync(j.entry.path)));
   const n = onPool.filter(Boolean).length;
-  // Worth the workers' start (~0.3-0.5 s of CPU each) only for enough work: the parsed
-  // entries to read and score, by size.
+  // Worth the workers' start only for enough work, by the parsed entries' size.
   const bytes = jobs.reduce((sum, j, i) => sum + (onPool[i] && 'entry' in j.source ? statSync(j.source.entry.path, { throwIfNoEntry: false })?.size ?? 0 : 0), 0);
   const pool = workers > 1 && n > 1 && bytes >= poolMinBytes ? new WorkerPool<ScoreJob, Scored>(Math.min(workers, n), SCORE_WORKER_HEAP_MB, './score-worker.ts', { workerData: data.registry }) : null;
   try {
     const pending = jobs.map((job, i) => (pool && onPool[i] ? pool.run(job) : null));
     pending.forEach((p) => p?.catch(() => {})); // each is awaited below, in order
-    // The current month is scored again with its board details; its entry (details left
-    // out) is stored for the next build, where it is a past month. Started now, so that
-    // it is scored here while the workers score the past months.
+    // The current month is scored here with its board details while the workers score the
+    // past ones; its entry is stored for the next build.
     const current = data.columns(last).then((cols) => scoreAndStore(data.registry, pools, cols, true, entryOf(last)));
     current.catch(() => {});
     for (let i = 0; i < last; i++) yield (await pending[i]) ?? (await scorePastMonth(data.registry, pools, jobs[i]!, warn));

@@ -9,7 +9,7 @@ const pools = universes(registry);
 parentPort!.on('message', async (job: ScoreJob) => {
   try {
     const parsed = await scorePastMonth(registry, pools, job, (line) => console.error(line));
-    // the result's typed arrays and its packed details are handed over, not copied
+    // typed arrays transferred, not copied
     parentPort!.postMessage({ parsed }, transferList(parsed.result, parsed.details));
   } catch (e) {
     parentPort!.postMessage({ error: (e as Error).stack ?? String(e) });

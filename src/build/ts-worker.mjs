@@ -1,5 +1,4 @@
-// Worker entry of the build's TypeScript workers (tsWorker in worker-pool.ts): registers tsx
-// in this thread, then runs the worker module whose file URL tsWorker appended to process.argv.
+// Worker entry of tsWorker (worker-pool.ts): registers tsx, then runs the module named last in process.argv.
 import { register } from 'tsx/esm/api';
 
 register();

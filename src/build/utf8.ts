@@ -1,9 +1,7 @@
 /**
- * Strict UTF-8 for the data files (data-and-rules §1: CSV in UTF-8): a stream check
- * that passes valid bytes through untouched and stops at the first invalid sequence
- * with its line, column and byte offset, and a guess of the encoding the file is in.
- * The fast path is Node's native `isUtf8` per chunk; the slow scan only runs to locate
- * an error. A sequence split across two chunks is carried over to the next.
+ * Strict UTF-8 for the data files (data-and-rules §1): a stream check that passes valid bytes
+ * through and stops at the first invalid sequence with its line, column and offset, and a guess
+ * of the file's encoding. Node's native `isUtf8` checks each chunk; the slow scan only locates an error.
  */
 import { isUtf8 } from 'node:buffer';
 import { Transform } from 'node:stream';
@@ -20,7 +18,7 @@ export class EncodingError extends Error {
   }
 }
 
-/** Length of the valid UTF-8 prefix of `b` that ends on a character boundary, and whether the rest is a cut sequence. */
+/** Length of the valid UTF-8 prefix of `b`, and whether the rest is a cut sequence. */
 function scan(b: Uint8Array): { valid: number; incomplete: boolean } {
   let i = 0;
   const n = b.length;
@@ -36,7 +34,7 @@ function scan(b: Uint8Array): { valid: number; incomplete: boolean } {
     else if (c >= 0xf0 && c <= 0xf4) (need = 3), (min = 0x10000);
     else return { valid: i, incomplete: false };
     if (i + need >= n) {
-      // Fewer bytes left than the sequence needs: valid so far if every present byte is a continuation.
+      // Fewer bytes left than the sequence needs: a cut sequence if all present are continuations.
       for (let k = i + 1; k < n; k++) if ((b[k]! & 0xc0) !== 0x80) return { valid: i, incomplete: false };
       return { valid: i, incomplete: true };
     }
@@ -59,10 +57,7 @@ export function guessEncoding(head: Uint8Array, bad: number): string {
   return 'Latin-1 (ISO-8859-1) or Windows-1252 (byte 0x' + bad.toString(16).toUpperCase() + ' is an accented letter there)';
 }
 
-/**
- * A pass-through stream that fails with an {@link EncodingError} at the first byte that
- * is not UTF-8. A UTF-8 byte order mark is fine (the CSV reader drops it).
- */
+/** A pass-through stream that fails with an {@link EncodingError} at the first non-UTF-8 byte; a BOM is fine. */
 export function utf8Check(): Transform {
   let carry: Buffer = Buffer.alloc(0);
   let offset = 0; // bytes passed on so far
@@ -70,7 +65,7 @@ export function utf8Check(): Transform {
   let lineStart = 0; // offset where the current line starts
   let head: Uint8Array | null = null;
 
-  // Line breaks found by indexOf (memchr), not a loop over every byte: this runs over each month's whole text.
+  // Line breaks found by indexOf (memchr), not byte by byte.
   const count = (b: Uint8Array, upto: number) => {
     for (let i = b.indexOf(0x0a); i !== -1 && i < upto; i = b.indexOf(0x0a, i + 1)) {
       line++;
@@ -90,7 +85,7 @@ export function utf8Check(): Transform {
       const b = carry.length ? Buffer.concat([carry, chunk]) : chunk;
       head ??= b.subarray(0, 4);
       let end = b.length;
-      // Hold back a possibly cut sequence at the end (at most 3 bytes).
+      // Hold back a possibly cut sequence at the end.
       let k = end - 1;
       while (k >= 0 && k >= end - 3 && (b[k]! & 0xc0) === 0x80) k--;
       if (k >= 0 && b[k]! >= 0xc0) end = k;
@@ -120,10 +115,9 @@ function controlByte(c: number): boolean {
 }
 
 /**
- * Whether the UTF-8 text `b[start, end)` holds no control character but \n (no C0, DEL or C1:
- * the characters a mention field may not hold): then no field cut from it needs that check,
- * if no field holds a \n. Four bytes at a time ({@link wordsFree}), several times faster than
- * byte by byte; a C1 character is two bytes, C2 then 80 to 9F, found by the native `indexOf`.
+ * Whether the UTF-8 text `b[start, end)` holds no control character but \n (C0, DEL, C1: what a
+ * mention field may not hold). Four bytes at a time ({@link wordsFree}); a C1 character is C2
+ * then 80 to 9F, found by the native `indexOf`.
  */
 export function controlFree(b: Uint8Array, start: number, end: number): boolean {
   let i = start;
@@ -136,10 +130,7 @@ export function controlFree(b: Uint8Array, start: number, end: number): boolean 
   return true;
 }
 
-/**
- * Whether no byte of `words` is below 0x20 but \n (0x0a), or is 0x7f: carry-free arithmetic
- * on each 32-bit word. A function of its own so that V8 compiles the loop alone.
- */
+/** Whether no byte of `words` is below 0x20 but \n, or is 0x7f: carry-free arithmetic on each word. */
 function wordsFree(words: Int32Array): boolean {
   for (let k = 0; k < words.length; k++) {
     const x = words[k]!;

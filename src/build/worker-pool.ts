@@ -9,16 +9,14 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { MonthJob, MonthOutcome } from './parse-month.ts';
 import { execArgvWithoutLoaders, workerBundle, type Packages } from './worker-bundle.ts';
 
-/** The build's default number of worker threads, for each kind of job: one per core, up to 4 (each holds its own heap). */
+/** The build's default number of worker threads: one per core, up to 4 (each holds its own heap). */
 export function defaultWorkers(): number {
   return Math.max(1, Math.min(availableParallelism(), 4));
 }
 
 /**
- * A worker's heap cap: left alone, each worker's heap grows far past what it holds live
- * (cold reference build: 2.1 GiB peak with two workers, 1.2 GiB with a 768 MiB cap, same
- * speed; bench:build). The cap follows the largest month: 8 bytes of heap per byte of CSV,
- * read from the gzip trailer (ISIZE), never below 768 MiB.
+ * A worker's heap cap, since left alone a worker's heap grows far past what it holds live.
+ * It follows the largest month's CSV size (the gzip trailer's ISIZE), with a floor.
  */
 export function workerHeapMb(paths: string[]): number {
   let largest = 0;
@@ -40,12 +38,9 @@ export function workerHeapMb(paths: string[]): number {
 }
 
 /**
- * A worker thread running `script`, a TypeScript module of this folder. With `bundle` (the
- * default), its bundle (worker-bundle.ts: the module and all it imports in one JavaScript
- * file; with `packages: 'external'`, the project's modules only, the packages imported from
- * node_modules: Astro's compile worker) when there is one, started without the parent's loader
- * flags. Otherwise one entry (ts-worker.mjs) registers tsx in the new thread, then imports
- * the module, whose file URL is handed over as the last item of the worker's `process.argv`.
+ * A worker thread running `script`, a TypeScript module of this folder: from its bundle
+ * (worker-bundle.ts) when there is one, else through ts-worker.mjs, which registers tsx and
+ * imports the module named by the last item of `process.argv`.
  */
 export function tsWorker(script: string, options: WorkerOptions = {}, { bundle = true, packages = 'bundle' }: { bundle?: boolean; packages?: Packages } = {}): Worker {
   const url = new URL(script, import.meta.url);
@@ -55,9 +50,8 @@ export function tsWorker(script: string, options: WorkerOptions = {}, { bundle =
 }
 
 /**
- * Worker threads taking one month at a time: a month in flight per worker bounds memory.
- * By default the parser workers (parse-worker.ts, answering `{ parsed }`); the build's
- * month jobs (month-worker.ts) use the same pool with their own script and limits.
+ * Worker threads taking one job at a time (one month in flight per worker bounds memory):
+ * the parser workers by default, or the month jobs with their own script and limits.
  */
 export class WorkerPool<J = MonthJob, R = MonthOutcome> {
   private idle: Worker[] = [];
@@ -76,7 +70,7 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
       const w = tsWorker(script, { resourceLimits, workerData: more.workerData });
       w.on('message', (msg: { parsed?: R; error?: string }) => {
         const p = this.busy.get(w);
-        // One answer a job: another one is a fault of the worker script, said as it is.
+        // One answer a job: another is a fault of the worker script.
         if (!p) throw new Error(`${script}: an answer with no job in flight (${msg.error ?? 'a result'})`);
         this.busy.delete(w);
         this.idle.push(w);
@@ -93,7 +87,7 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
     }
   }
 
-  /** The limits its threads were started with (Worker's `resourceLimits`; the same for each). */
+/** The limits its threads were started with. */
   get resourceLimits(): Worker['resourceLimits'] {
     return this.all[0]?.resourceLimits;
   }
@@ -103,7 +97,7 @@ export class WorkerPool<J = MonthJob, R = MonthOutcome> {
     return this.all.length;
   }
 
-  /** Runs `job` on the next free worker; the buffers of `transfer` are handed over with it, not copied. */
+  /** Runs `job` on the next free worker; `transfer`'s buffers are moved, not copied. */
   run(job: J, transfer: ArrayBuffer[] = []): Promise<R> {
     return new Promise((resolve, reject) => {
       this.queue.push({ job, transfer, resolve, reject });

@@ -1,19 +1,9 @@
 /**
- * Every month's leaderboards and CSV download (`views/rankings/{month}/…`,
- * `downloads/{month}/leaderboards.csv.gz`) and every past month's company views
- * (`views/months/{month}/…`, service-spec §4 with `month`). Each is a cached folder
- * entry (caches.ts) linked into the output; what the cache lacks is made by one job per
- * month's leaderboards and one per past month's views (month-files.ts) on the worker
- * pool, both cores at once, each job writing its files once (into the cache entry, or
- * into the output without a cache): all the leaderboards first, then the views.
- *
- * A month's leaderboards depend on its own and the previous month's results and the
- * registry; a past month's views (its profiles' records, which the API shapes) on the
- * months up to it and the registry, and on its board details: the ones its scoring packed
- * when it scored the month (score-months.ts), sent with the job, or else the job scores
- * its aggregate again. The current month's views are made in this thread
- * (write-site.ts), and its records stored as that month's past-month entry for the next
- * build (storeCurrentMonthViews).
+ * Every month's leaderboards and CSV download and every past month's company views
+ * (service-spec §4 with `month`). Each is a cached folder entry (caches.ts) linked into the
+ * output; what the cache lacks is made by one job per month on the worker pool
+ * (month-files.ts). The current month's views are made in write-site.ts and stored here as
+ * the next build's past-month entry.
  */
 import type { SiteInput } from '../core/views/build-views.ts';
 import type { MetaView } from '../core/views/layout.ts';
@@ -43,14 +33,9 @@ function boardsRef(data: LoadedData, cacheDir: string | null, regHash: string, i
   return cacheDir && known ? boardsEntry(cacheDir, month, { regHash, contentKey: keys[i]!, previous: i > 0 ? { month: data.months[i - 1]!.month, contentKey: keys[i - 1]! } : null }) : null;
 }
 
-/**
- * A worker's young generation (V8 makes it three semi-spaces): a job allocates a few
- * hundred MB of short-lived objects; with 32 MiB semi-spaces instead of V8's 16 MiB, one
- * reference month's views job took 2.35 s of CPU instead of 3.11 s, for 12 MiB more peak
- * RSS (node --max-semi-space-size, same job, same machine).
- */
+/** A worker's young generation: the jobs allocate many short-lived objects, which a larger one collects less often. */
 const YOUNG_GENERATION_MB = 96;
-/** A worker's old generation cap: a job holds one month's aggregate, its views' text and the months' results. */
+/** A worker's old generation cap: a job holds one month's aggregate, its views' text and the results. */
 const WORKER_HEAP_MB = 1536;
 
 export interface MonthsWritten {
@@ -63,10 +48,8 @@ export interface MonthsWritten {
 }
 
 /**
- * Puts every month's leaderboards (under `site`, the site root) and every past month's
- * company views (under `views`) into the output. Returns once all are there; the caller
- * may work meanwhile (the jobs run on worker threads), and on what needs the current
- * month's leaderboards once `currentBoards` is called.
+ * Puts every month's leaderboards (under `site`) and every past month's company views (under
+ * `views`) into the output; `currentBoards` is called once the current month's leaderboards are in.
  */
 export async function writeMonths(opts: {
   data: LoadedData;
@@ -75,12 +58,11 @@ export async function writeMonths(opts: {
   site: JsonWriter;
   views: JsonWriter;
   cacheDir: string | null;
-  /** Per past month, its board details when the scoring packed them: its records job reads them instead of its aggregate. */
+  /** Per past month, its packed board details from the scoring, read instead of its aggregate. */
   details?: (PackedDetails | undefined)[];
   workers?: number;
-  /** Called once the current month's leaderboards are in the output. */
   currentBoards?: () => void;
-  /** Called once the jobs are known, before any runs: how many, and the worker threads they run on (0: on this thread). */
+  /** Called once the jobs are known: how many, and the worker threads they run on (0: this thread). */
   planned?: (jobs: number, threads: number) => void;
   log: (line: string) => void;
 }): Promise<MonthsWritten> {
@@ -89,8 +71,6 @@ export async function writeMonths(opts: {
   const regHash = cacheDir ? registryHash(data.registry) : '';
   const boardsInfo: (BoardsInfo | null)[] = Array.from({ length: n }, () => null);
   const links: (() => void)[] = [];
-  // One job per month's leaderboards, one per past month's views (the heavy ones in memory
-  // and CPU), each with where its files go.
   const boardJobs: { job: MonthJob; made: { boards?: CacheEntryRef | null; views?: CacheEntryRef | null } }[] = [];
   const viewJobs: typeof boardJobs = [];
   let boardsFromCache = 0;
@@ -117,16 +97,12 @@ export async function writeMonths(opts: {
       }
     }
   }
-  // The leaderboards first, newest first: the current month's (which the static answers
-  // read) at once, and the light jobs while this thread makes the static answers (its own
-  // memory peak); then the views, oldest first: each thread keeps its last records'
-  // histories and appends the months since (HistoryLists); the jobs with the
-  // longest histories now run last.
+  // Leaderboards first, newest first (the static answers read the current one); then the
+  // views, oldest first, so that each thread extends its last records' histories (HistoryLists).
   const all = [...boardJobs.reverse(), ...viewJobs];
   const jobs = all.map((j) => j.job);
   const targets = all.map((j) => j.made);
 
-  // A job's files go into the output as soon as it is done.
   const results: MonthJobResult[] = [];
   const place = (j: number) => {
     const job = jobs[j]!;
@@ -143,16 +119,12 @@ export async function writeMonths(opts: {
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
   opts.planned?.(jobs.length, size > 1 ? size : 0);
-  // The worker threads' heaps come on top of this one's: collected now (the current
-  // month's views, made just before, are garbage) instead of whenever V8's growth heuristics
-  // call for it. Not when the jobs run on this thread (a monthly build's one job, the new
-  // month's leaderboards): no heap comes on top, and the collection (~0.1 s at reference
-  // scale) would hold up the job that the page workers wait for.
+  // The workers' heaps come on top of this one's: collect the current views' garbage now.
+  // Not when the single job runs on this thread: the page workers wait for it.
   if (size > 1) collectGarbage();
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   try {
     const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!, jobTransfer(jobs[j]!))), j)))) : null;
-    // What the cache had is linked while the jobs run.
     for (const link of links) link();
     if (boardsInfo[n - 1]) opts.currentBoards?.();
     if (running) await running;
@@ -169,7 +141,7 @@ export async function writeMonths(opts: {
   };
 }
 
-/** A job's files: linked from the cache entry they were written to, or counted where the job wrote them. */
+/** A job's files: linked from the cache entry they were written to, or just counted. */
 function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: { path: string; bytes: number }[]): void {
   for (const { path, bytes } of files) {
     if (ref) out.linkFrom(path, `${ref.path}/${path}`, bytes);
@@ -178,10 +150,8 @@ function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: { path: s
 }
 
 /**
- * The cache entry under which the current month's views are stored as that month's
- * past-month entry, which the next build (one month more) links instead of scoring this
- * month again: they are the same views, made from the same months, registry and origin.
- * Null when there is no cache or the entry is there already.
+ * The entry under which the current month's views are stored for the next build, which links
+ * them instead of scoring this month again. Null without a cache or when it is there already.
  */
 export async function currentMonthViewsEntry(opts: { data: LoadedData; meta: MetaView; cacheDir: string | null }): Promise<CacheEntryRef | null> {
   const { data, meta, cacheDir } = opts;
@@ -189,7 +159,7 @@ export async function currentMonthViewsEntry(opts: { data: LoadedData; meta: Met
   return ref && !(await hasCacheFolder(ref.path, ref.key)) ? ref : null;
 }
 
-/** Stores the current month's views (as a past month's, {@link currentMonthViewsEntry}). */
+/** Stores the current month's views as a past month's entry. */
 export async function storeCurrentMonthViews(ref: CacheEntryRef, files: RecordShards): Promise<void> {
   await writeCacheFolder(ref.path, ref.key, files.files());
 }

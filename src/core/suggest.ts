@@ -1,6 +1,4 @@
-/**
- * "Did you mean": the names a mistyped parameter was probably meant to be. Pure.
- */
+/** "Did you mean": the names a mistyped parameter was probably meant to be. */
 import { align } from './search/distance.ts';
 
 /** Optimal string alignment distance (Levenshtein with adjacent transpositions). */
@@ -9,11 +7,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known parameter an unknown one is a typo of, or `undefined` for a name that is
- * simply not a parameter (tracking and cache-buster names such as `utm_source`, `_`,
- * `fbclid` are never close to one). Close means: the same name in another case, a
- * plural (`countries`, `industries`), or within one edit for names of up to four
- * letters and two edits for longer ones, the unknown name having at least three letters.
+ * The known parameter an unknown one is a typo of, or `undefined` (tracking names such as
+ * `utm_source`, `fbclid` are never close). Close: another case, a plural, or within one edit
+ * (names up to four letters) or two (longer), the unknown name having three letters or more.
  *
  * @example closeParameter('industy', ['industry', 'country']) // 'industry'
  * @example closeParameter('utm_source', ['q', 'country', 'limit']) // undefined

@@ -1,9 +1,7 @@
 /**
- * The Node server: the site's static files from `dist/`, and every `/api` request
- * through the api (src/api/index.ts), which applies the policy (rate limit of
- * data-and-rules §4, kept answers, gzip/br, request log). A GET or HEAD goes to the
- * api by its raw parts and the answer is written straight to the socket, with no
- * Request or Response object in between; OPTIONS and `/mcp` go through
+ * The Node server: the site's static files from `dist/`, and every `/api` request through the
+ * api (src/api/index.ts), which applies the policy. A GET or HEAD goes to the api by its raw
+ * parts and the answer is written straight to the socket; OPTIONS and `/mcp` go through
  * @hono/node-server's Request/Response bridge.
  */
 import { createServer as createHttpServer } from 'node:http';
@@ -45,10 +43,8 @@ export interface ServerOptions {
 }
 
 /**
- * Limits against slow or greedy clients (slowloris and the like): `headersTimeout`
- * bounds the time to send the headers, `requestTimeout` the whole request (the
- * response is not limited), `maxConnections` the sockets held open at once. Behind
- * a reverse proxy these only meet the proxy; see the README (Node server).
+ * Limits against slow or greedy clients (slowloris and the like): time to send the headers,
+ * time for the whole request, sockets open at once. Behind a reverse proxy they only meet the proxy.
  */
 export const SERVER_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1024 } as const;
 
@@ -139,10 +135,7 @@ function methodNotAllowed(method: string | undefined): ApiError {
   return new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(method && TOKEN.test(method) ? method : 'this'));
 }
 
-/**
- * Cache sizes of the api on a Node server: the sample dataset's 28 MB of views fit
- * whole; a reference-scale dataset keeps its most requested views and answers.
- */
+/** Cache sizes of the api on a Node server: a small dataset's views fit whole, a large one keeps its most requested. */
 export const NODE_HANDLER_OPTIONS = {
   viewCacheBytes: 64 * 1024 * 1024,
   responseCacheBytes: 16 * 1024 * 1024,
@@ -218,8 +211,8 @@ export function createServer(options: ServerOptions): Server {
     requestTimeout: options.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
   };
   // Host is checked below, so a missing one gets a JSON 400 rather than Node's empty one.
-  // Node looks for expired requests every connectionsCheckingInterval (default 30 s): a
-  // quarter of the headers timeout keeps the limits close to what they say.
+  // Node checks for expired requests every connectionsCheckingInterval: a quarter of the
+  // headers timeout keeps the limits close to what they say.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(limits.headersTimeout / 4)));
   const server = createHttpServer({ ...limits, connectionsCheckingInterval, requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
     const admitted = admit(req);

@@ -1,9 +1,8 @@
 /**
  * `npm run serve`: serves an existing `dist/` (site and API) until SIGTERM/SIGINT.
- * Environment: PORT (4321), HOST (127.0.0.1), DIST_DIR (dist),
- * RATE_LIMIT_PER_MINUTE (default RATE_LIMIT_PER_MINUTE of src/core/policy.ts, 60; 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
- * Start it as the `serve` script does, `node --no-memory-reducer --import tsx …`: after V8's
- * idle-time memory reducer the server could spend 40-55% more CPU a request (README, Node server).
+ * Environment: PORT (4321), HOST (127.0.0.1), DIST_DIR (dist), RATE_LIMIT_PER_MINUTE (see
+ * src/core/policy.ts; 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
+ * Started with `--no-memory-reducer`: V8's idle-time memory reducer makes later requests cost more CPU.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
