@@ -75,11 +75,9 @@ const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const QUOTED = /[\r\n",\ufeff]|^ | $/;
 
 /**
- * One field of a CSV line, the bytes PapaParse's writer (`Papa.unparse` with `,`, `"`,
- * `quotes: false`, `escapeFormulae: false`) gives it: null empty, a number as `String`
- * writes it, a string as it is unless it holds a line break, a quote, a comma or a byte
- * order mark or starts or ends with a space, then quoted with its quotes doubled.
- * src/build/leaderboard-csv.test.ts holds it against Papa.unparse.
+ * One field of a CSV line, as PapaParse's writer (`Papa.unparse`, default options) writes
+ * it: null empty, a number as `String` writes it, a string quoted (quotes doubled) only when
+ * it needs to be.
  */
 export function csvField(v: string | number | null): string {
   if (v === null) return '';
@@ -90,9 +88,7 @@ export function csvField(v: string | number | null): string {
 /**
  * Collects a month's leaderboards, in the order the build writes them, into one CSV:
  * RFC 4180 with a header line, `\n` line ends, empty fields for null; the bytes of
- * PapaParse's writer, each line written as its row comes (one string a row, not an array
- * of sixteen values kept for the writer: 0.72-0.85 s of CPU a reference month in Papa.unparse).
- * Each line becomes bytes as it is made (ByteBuilder), so that no line outlives its row.
+ * PapaParse's writer. Each line becomes bytes as its row comes, so that no line outlives it.
  */
 export class LeaderboardCsv {
   readonly #bytes: ByteBuilder;
@@ -124,11 +120,7 @@ export class LeaderboardCsv {
     return this.bytes().toString('utf8');
   }
 
-  /**
-   * The CSV's bytes (UTF-8): a view of its buffer, valid until the next `add`.
-   * The last line break is written after the lines and dropped again (`truncate`), not
-   * joined to a copy of the ~20 MB of a reference month (~35 ms of CPU a month).
-   */
+  /** The CSV's bytes (UTF-8): a view of its buffer, valid until the next `add`. */
   bytes(): Buffer {
     const end = this.#bytes.length;
     // Without a row PapaParse's writer ends the header with a line break too.
@@ -161,36 +153,16 @@ export interface ProfilesGz {
 /** How much NDJSON text {@link ProfilesGzip} hands zlib at a time. */
 const PROFILES_CHUNK = 1 << 20;
 
-/**
- * The profiles download's deflate level: zlib's default. Level 9 took three times the CPU
- * for a file 7% smaller (the reference month's 79.4 MB of NDJSON: 3.06 s for 6,573,620
- * bytes against 1.04 s for 7,081,280; README "How the JSON tree is written"): in a monthly
- * build both cores are busy from the page worker's start on, so that CPU is on the build's path.
- */
+/** The profiles download's deflate level: zlib's default; level 9 costs three times the CPU for a slightly smaller file. */
 export const PROFILES_GZIP_LEVEL = 6;
 
 /**
- * The current month's profiles as gzip NDJSON, compressed on libuv's thread pool while
- * the profiles are made (`add`: each profile's JSON, one line), so that neither the
- * compression nor one 80 MB string of every line sits on the build's thread. The bytes
- * are gzipSync's of the whole text: deflate's output does not depend on how its input is
- * cut (src/build/profiles-gzip.test.ts checks it).
- *
- * Each line is encoded as it comes into a chunk buffer (ByteBuilder), and a full chunk is
- * handed to zlib; the buffer comes back to this writer once zlib has read it, for a later
- * chunk. The lines were joined into a 1 MiB string a chunk instead, then encoded by
- * `Buffer.from`, which flattened that string first: a flat string and a buffer in fresh
- * memory a chunk. In a monthly reference build's profile that was 0.96 s of the build
- * thread; the reference month's 28,477 lines alone (bench/lib/profiles-gzip.ts): 0.45-0.60 s
- * in `add` against 0.27-0.39 s now (BENCHMARKS.md, "Build: the layout's slot closure made young").
- *
- * zlib reads a chunk in one answer: its output buffer (`chunkSize`) holds what a chunk
- * compresses to. Each answer takes one turn of the build thread's event loop, which the views
- * loop gives only now and then (write-site.ts, every 50 companies): with zlib's 16 KiB, a
- * chunk of the reference month's NDJSON (~90 KB compressed) took ~6 answers and zlib fell
- * behind the lines. Lines of that size paced so (a scratch script, 77.8 MB): 69 chunk
- * buffers of 2 MiB, fresh memory each, against 8 now (BENCHMARKS.md, "Build: the profiles
- * download, the removal's walk, a first month's arrays").
+ * The current month's profiles as gzip NDJSON, compressed on libuv's thread pool while the
+ * profiles are made (`add`: one line each), so that neither the compression nor one string
+ * of every line sits on the build's thread. The bytes are gzipSync's of the whole text:
+ * deflate's output does not depend on how its input is cut. Lines are encoded into chunk
+ * buffers that come back once zlib has read them; zlib's output buffer holds a whole
+ * compressed chunk, so that it reads each chunk in one turn of the event loop.
  */
 export class ProfilesGzip {
   readonly #zip = createGzip({ level: PROFILES_GZIP_LEVEL, chunkSize: PROFILES_CHUNK });
