@@ -45,12 +45,13 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)
 const MEMORY_LIMIT = 512 * 1024;
 /**
  * Build files that are not part of the site: the views (the API reads them through its
- * own store), the build report and the configuration of other hosts. Matched on the
+ * own store), the build report (of builds that wrote it into the site) and the
+ * configuration of other hosts. Matched on the
  * first path segment, case-insensitively, before the file system is asked, so a 404
  * does not even tell whether they exist. `api` is the handler's: its static copies
  * (for static hosts) would bypass the rate limit.
  */
-const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', 'api']);
+const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', '.assetsignore', 'api']);
 /** The views the pages themselves fetch: the search box's index and the rankings its options show. */
 const PUBLIC_VIEWS = new Set(['views/search-index.json', 'views/search-rankings.json']);
 
