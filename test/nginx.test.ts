@@ -2,10 +2,14 @@
  * The self-hosted deployment as a user runs it: `npm run preview:nginx` (Debian's nginx with
  * deploy/nginx.conf rendered, serving the built dist/ and proxying /api to the Node server
  * through its proxy_cache), the shared API suite through it, every spelling of an /api target
- * answered as the Node server answers it, and nothing left running once it is stopped. Runs
- * where /usr/sbin/nginx exists (CI installs nginx-light); skipped with a message elsewhere.
+ * answered as the Node server answers it, and nothing left running once it is stopped; then
+ * the production recipe's systemd units. Runs where /usr/sbin/nginx exists (CI installs
+ * nginx-light); skipped with a message elsewhere.
  */
-import { existsSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { startServer } from '../src/adapters/node/index.ts';
@@ -13,11 +17,13 @@ import type { RunningServer } from '../src/adapters/node/index.ts';
 import { NGINX_BINARY, renderNginxConfig } from '../src/adapters/node/nginx.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
-import { startPreview } from './lib/preview.ts';
+import { freePort, startPreview } from './lib/preview.ts';
 import type { Preview } from './lib/preview.ts';
 import { rawExchange } from './lib/raw-http.ts';
 import type { RawAnswer } from './lib/raw-http.ts';
 
+const root = resolve(import.meta.dirname, '..');
+const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
 const present = existsSync(NGINX_BINARY);
 if (!present) console.warn(`test/nginx.test.ts: skipped, ${NGINX_BINARY} is not installed (apt-get install nginx-light; .ci/run does so when CI=true)`);
 
@@ -217,4 +223,73 @@ describe.skipIf(!present)('npm run preview:nginx stops what it started', () => {
       }
     }, 120_000);
   }
+});
+
+const UNITS = join(root, 'deploy', 'systemd');
+const unit = (name: string) => readFileSync(join(UNITS, name), 'utf8');
+/** The value of `key=` in a unit (the first one), its double-quoted words kept whole, without the quotes. */
+function words(text: string, key: string): string[] {
+  const line = new RegExp(`^${key}=(.*)$`, 'm').exec(text)?.[1] ?? '';
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+describe('the production recipe (deploy/systemd)', () => {
+  it.skipIf(!existsSync(SYSTEMD_ANALYZE))('both units pass systemd-analyze verify', () => {
+    const result = spawnSync(SYSTEMD_ANALYZE, ['verify', join(UNITS, 'evi-node.service'), join(UNITS, 'evi-nginx.service')], { encoding: 'utf8' });
+    expect(result.stderr + result.stdout).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('the Node server’s unit starts it as `npm run serve` does, behind one trusted proxy', () => {
+    const serve = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve!;
+    const text = unit('evi-node.service');
+    expect(words(text, 'ExecStart')).toEqual(serve.split(' '));
+    expect(text).toMatch(/^Environment=TRUST_PROXY=1$/m);
+    expect(text).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
+  });
+
+  it.skipIf(!present || process.getuid?.() !== 0 || spawnSync('id', ['www-data']).status !== 0)(
+    'nginx started as its unit starts it (workers as www-data, folders as systemd makes them) serves the site and the API',
+    async (ctx) => {
+      const dist = await builtDist();
+      if (spawnSync('runuser', ['-u', 'www-data', '--', 'test', '-r', join(dist, 'index.html')]).status !== 0) {
+        console.warn(`test/nginx.test.ts: the unit's nginx not run, www-data cannot read ${dist} (the recipe's dist/ must be readable by www-data)`);
+        ctx.skip();
+      }
+      const node = await startServer({ distDir: dist, port: 0, rateLimitPerMinute: 0, trustProxy: 1, log: null });
+      // StateDirectory= and CacheDirectory=: root's folders, mode 0755.
+      const state = mkdtempSync(join(tmpdir(), 'evi-nginx-state-'));
+      const cache = mkdtempSync(join(tmpdir(), 'evi-nginx-cache-'));
+      chmodSync(state, 0o755);
+      chmodSync(cache, 0o755);
+      const port = await freePort();
+      const conf = join(state, 'nginx.conf');
+      writeFileSync(conf, renderNginxConfig({ listen: `127.0.0.1:${port}`, dist, upstream: new URL(node.url).host, cache, prefix: state }));
+      const [binary, ...args] = words(unit('evi-nginx.service'), 'ExecStart').map((w) => w.replaceAll('/var/lib/evi-nginx', state).replaceAll('/etc/evi/nginx.conf', conf));
+      expect(binary).toBe(NGINX_BINARY);
+      const nginx = spawn(binary!, args, { stdio: 'ignore' });
+      try {
+        const url = `http://127.0.0.1:${port}`;
+        let health: Response | null = null;
+        for (let i = 0; i < 100 && !health?.ok; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          health = await fetch(`${url}/api/v1/health`).catch(() => null);
+        }
+        expect(health?.status).toBe(200);
+        // The second answer comes from the proxy cache, which only www-data's workers write.
+        await fetch(`${url}/api/v1/health`).then((r) => r.arrayBuffer());
+        expect((await fetch(`${url}/api/v1/health`)).headers.get('x-cache-status')).toBe('HIT');
+        expect((await fetch(`${url}/`)).status).toBe(200);
+        const worker = spawnSync('ps', ['-o', 'user=', '--ppid', String(nginx.pid)], { encoding: 'utf8' }).stdout;
+        expect(worker).toMatch(/www-data/);
+      } finally {
+        nginx.kill('SIGQUIT');
+        await new Promise((r) => nginx.once('exit', r));
+        await node.close(100);
+        rmSync(state, { recursive: true, force: true });
+        rmSync(cache, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
