@@ -48,6 +48,14 @@ const nginxExit = new Promise<void>((done) => {
   });
 });
 
+// Whatever ends this process, nginx and the folder do not outlive it; and a terminal or pipe
+// that has gone (the command that started this one has ended) does not stop the cleanup.
+process.on('exit', () => {
+  if (nginx.exitCode === null && nginx.signalCode === null) nginx.kill('SIGKILL');
+  rmSync(folder.prefix, { recursive: true, force: true });
+});
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
 let stopping = false;
 async function stop(code: number): Promise<never> {
   stopping = true;
@@ -57,7 +65,6 @@ async function stop(code: number): Promise<never> {
   await nginxExit;
   clearTimeout(late);
   await node.close(1000);
-  rmSync(folder.prefix, { recursive: true, force: true });
   process.exit(code);
 }
 
