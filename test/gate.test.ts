@@ -11,6 +11,7 @@ import { runBuild } from '../src/build/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
 import { PublishGateError, checkRelease } from '../src/core/gate.ts';
 import type { HealthResponse } from '../src/core/schemas/responses.ts';
+import { reportPath } from '../src/build/report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');
@@ -82,7 +83,7 @@ describe('publish gate', () => {
     const reason = 'France and the UK were paused this month';
     await build(dataWith({ 'mentions/2026-04.csv': april(usOnly), 'accept-drops.json': JSON.stringify([{ month: '2026-04', reason }]) }));
     expect(health()).toMatchObject({ month: '2026-04', acceptedDrop: reason });
-    const report = JSON.parse(readFileSync(join(out, 'build-report.json'), 'utf8'));
+    const report = JSON.parse(readFileSync(reportPath(out), 'utf8'));
     expect(report.gate.acceptedBecause).toBe(reason);
     expect(report.gate.findings.join('\n')).toMatch(/countries .* fr, gb/);
   });

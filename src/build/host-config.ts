@@ -134,11 +134,20 @@ function serveRewrites(target: DeployTarget): { source: string; destination: str
 
 const errorFile = (body: ErrorResponse): string => `${JSON.stringify(body)}\n`;
 
+/**
+ * `.assetsignore`: what wrangler leaves out of a Worker's assets, so that the edge does not
+ * serve what the Node server refuses. `_headers` and `_redirects` are read by wrangler and
+ * never served; `serve.json` is `serve`'s alone. The views stay: the Worker reads them
+ * through its assets binding.
+ */
+export const ASSETS_IGNORE = 'serve.json\n';
+
 /** Every host file of the build, by its path under `dist/`, for the deployment the build's index describes. */
 export function hostFiles(meta: Pick<MetaView, 'index'>): [string, string][] {
   const target = deploymentOf(meta.index);
   return [
     ['_headers', headers(target)],
+    ['.assetsignore', ASSETS_IGNORE],
     ['_redirects', redirects(target)],
     ['serve.json', serveJson(target)],
     // Where the function runs it answers every /api path itself: no error files.

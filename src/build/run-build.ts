@@ -8,7 +8,7 @@
  * (data-and-rules §1.5).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { universes, type MonthResult, type PackedDetails } from '../core/score.ts';
 import type { Registry } from '../core/registry.ts';
 import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../core/views/build-views.ts';
@@ -22,7 +22,7 @@ import { checkLedger } from './ledger.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
-import { ReportBuilder, type BuildResult } from './report.ts';
+import { ReportBuilder, reportPath, type BuildResult } from './report.ts';
 import { collectGarbage } from './gc.ts';
 import { Stage } from './stage.ts';
 import { writeSite } from './write-site.ts';
@@ -210,11 +210,11 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       report.output.files += written.files;
       report.output.bytes += written.bytes;
     } else await stage.jsonIsSite();
-    new JsonWriter(stage.site).write('build-report.json', report);
 
     log('Publishing the release');
     // The swap: one rename of a symbolic link, once the new build is complete.
     await stage.publish(opts.releaseStep);
+    new JsonWriter(dirname(outDir)).write(basename(reportPath(outDir)), report);
   } catch (e) {
     await fail(e);
   }

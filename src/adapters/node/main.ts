@@ -8,24 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer } from './index.ts';
 import { listenErrorLine } from './listen-error.ts';
-import { RATE_LIMIT_PER_MINUTE } from '../../api/index.ts';
-
-function integer(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw)) {
-    console.error(`${name} must be a non-negative integer; got "${raw}"`);
-    process.exit(2);
-  }
-  return Number(raw);
-}
-
-function trustProxy(): number {
-  const raw = process.env.TRUST_PROXY?.trim().toLowerCase() ?? '';
-  if (raw === '' || raw === 'false' || raw === 'no') return 0;
-  if (raw === 'true' || raw === 'yes') return 1;
-  return integer('TRUST_PROXY', 0);
-}
+import { integerFromEnv, rateLimitFromEnv, trustProxyFromEnv } from './env.ts';
 
 const distDir = resolve(process.env.DIST_DIR ?? 'dist');
 if (!existsSync(join(distDir, 'views', 'meta.json'))) {
@@ -33,14 +16,14 @@ if (!existsSync(join(distDir, 'views', 'meta.json'))) {
   process.exit(1);
 }
 
-const port = integer('PORT', 4321);
+const port = integerFromEnv('PORT', 4321);
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const running = await startServer({
   distDir,
   port,
   host,
-  rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', RATE_LIMIT_PER_MINUTE),
-  trustProxy: trustProxy(),
+  rateLimitPerMinute: rateLimitFromEnv(),
+  trustProxy: trustProxyFromEnv(),
 }).catch((error: NodeJS.ErrnoException) => {
   // One line the operator can act on, no stack trace.
   console.error(listenErrorLine(error, host, port, 'serve'));
