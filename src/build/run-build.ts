@@ -19,7 +19,7 @@ import { loadData } from './load-data.ts';
 import { closeEarlyWorkers, type EarlyWorkers } from './early-workers.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
-import { checkLedger } from './ledger.ts';
+import { checkLedger, checkPublishedFiles, writeLedger } from './ledger.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
@@ -143,7 +143,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 
     const release = await publishGate(opts.dataDir, builder.facts, log);
-    const { ledger } = await checkLedger({
+    const plan = await checkLedger({
       dataDir: opts.dataDir,
       registry: reg,
       results,
@@ -155,6 +155,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       log,
       records,
     });
+    const { ledger } = plan;
+    const months = results.map((r) => r.month);
     report.gate = release.gate;
     const input: SiteInput = {
       dataset: await loadDataset(opts.dataDir),
@@ -220,9 +222,13 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     } else await stage.jsonIsSite();
     new JsonWriter(stage.site).write('build-report.json', report);
 
+    // Every byte each past month publishes, against the ledger, before anything goes live.
+    const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, log });
     log('Publishing the release');
     // The swap: one rename of a symbolic link, once the new build is complete.
     await stage.publish(opts.releaseStep);
+    // The ledger only with a release that went live.
+    await writeLedger(opts.dataDir, plan.before, recorded, log);
   } catch (e) {
     await fail(e);
   }
