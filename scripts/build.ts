@@ -4,7 +4,8 @@
  * is started again with, which scripts/build.mjs decides). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
  * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
  * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
- * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
+ * EVI_DEPLOY (node|worker|pages|nginx|static, default node), EVI_ALLOW_OLDER_MONTH=1 (replace
+ * a live release of a later month), EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
 import { ROOT } from '../src/build/bundle-file.mjs';
@@ -42,10 +43,11 @@ const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
 // down as much as they gained (the first parse began no sooner), so loadData starts them.
 const most = workers ?? defaultWorkers();
 const early = cacheDir && most > 1 ? earlyWorkers(dataDir, cacheDir, most, { pool: false }) : undefined;
-const [{ runBuild }, { DataError, formatIssue }, { PublishGateError }] = await Promise.all([
+const [{ runBuild }, { DataError, formatIssue }, { PublishGateError }, { stopMessage }] = await Promise.all([
   import('../src/build/run-build.ts'),
   import('../src/core/data-error.ts'),
   import('../src/core/gate.ts'),
+  import('../src/build/stop-message.ts'),
 ]).catch(async (e: unknown) => {
   await closeEarlyWorkers(early);
   throw e;
@@ -64,6 +66,7 @@ try {
     pages: env.EVI_PAGES !== '0',
     workers,
     earlyWorkers: early,
+    allowOlder: env.EVI_ALLOW_OLDER_MONTH === '1',
     log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');
@@ -85,6 +88,6 @@ try {
     for (const i of e.issues) console.error(`  ${formatIssue(i)}`);
   } else if (e instanceof PublishGateError) {
     console.error(`\nBuild stopped by the publish gate; the output folder was not touched.\n${e.message}`);
-  } else console.error(`\nBuild failed; the output folder was not touched.\n${(e as Error).stack ?? e}`);
+  } else console.error(`\n${stopMessage(e, env.EVI_DEBUG === '1')}`);
   process.exit(1);
 }

@@ -20,6 +20,7 @@ import { closeEarlyWorkers, type EarlyWorkers } from './early-workers.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
 import { checkLedger, checkPublishedFiles, writeLedger } from './ledger.ts';
+import { checkNotOlder, lockOutput } from './output-lock.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
@@ -48,6 +49,8 @@ export interface BuildOptions {
   /** Parser workers started by the caller before it loaded the build (earlyWorkers with these options' folders): taken over. */
   earlyWorkers?: EarlyWorkers;
   log?: (line: string) => void;
+  /** Replace a live release of a later month (EVI_ALLOW_OLDER_MONTH=1); otherwise such a build stops. */
+  allowOlder?: boolean;
   /** Called between the steps of the release swap (tests inject crashes there). */
   releaseStep?: (step: ReleaseStep) => void;
 }
@@ -66,9 +69,22 @@ function rankedSlugs(reg: Registry, r: MonthResult): Set<string> {
 }
 
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
+  const outDir = resolve(opts.outDir);
+  // One build at a time per output, from before the stage opens until the ledger is written.
+  const unlock = await lockOutput(outDir).catch(async (e: unknown) => {
+    await closeEarlyWorkers(opts.earlyWorkers);
+    throw e;
+  });
+  try {
+    return await buildLocked(opts, outDir);
+  } finally {
+    await unlock().catch(() => {});
+  }
+}
+
+async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildResult> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
-  const outDir = resolve(opts.outDir);
   // Opened first: the releases behind the live one are removed while the months are read.
   const stage = await Stage.open(outDir).catch(async (e: unknown) => {
     await closeEarlyWorkers(opts.earlyWorkers);
@@ -142,6 +158,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 
+    checkNotOlder(outDir, report.dataset.currentMonth, opts.allowOlder ?? false);
     const release = await publishGate(opts.dataDir, builder.facts, log);
     const plan = await checkLedger({
       dataDir: opts.dataDir,
