@@ -3,7 +3,7 @@
  * proper-lockfile), taken before anything is written and held until the swap is done and
  * the ledger written. A second build stops at once, naming the holder. A build that was
  * killed leaves no stuck lock: its process id, kept in the lock, is gone (the lock is taken
- * over at once), and proper-lockfile counts a lock not refreshed for 30 s as stale.
+ * over at once), and proper-lockfile counts a lock not refreshed for 5 minutes as stale.
  *
  * Also the guard against going back a month: a build whose newest month is older than the
  * live release's stops, unless told to (`allowOlder`, EVI_ALLOW_OLDER_MONTH=1).
@@ -34,7 +34,9 @@ export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
   const { lock } = await import('proper-lockfile');
   const lockfilePath = lockPathOf(outDir);
   mkdirSync(dirname(outDir), { recursive: true });
-  const take = () => lock(dirname(outDir), { lockfilePath, realpath: false, stale: 30_000, retries: 0, onCompromised: () => {} });
+  // Refreshed every 10 s, stale after 5 minutes without: a build's thread may be busy for many
+  // seconds at a time, and a killed build is found by its process id at once anyway.
+  const take = () => lock(dirname(outDir), { lockfilePath, realpath: false, stale: 300_000, update: 10_000, retries: 0, onCompromised: () => {} });
   let release: () => Promise<void>;
   try {
     release = await take();
@@ -57,7 +59,9 @@ export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
   // proper-lockfile removes the lock folder, which must then be empty
   return async () => {
     rmSync(pidFile, { force: true });
-    await release();
+    // A refresh that came late counts as a compromised lock to proper-lockfile, whose release
+    // then fails: the folder is still this build's, and goes.
+    await release().catch(() => rmSync(lockfilePath, { recursive: true, force: true }));
   };
 }
 
