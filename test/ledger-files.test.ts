@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../src/build/run-build.ts';
 import { releasesDir } from '../src/build/release.ts';
 import { FrozenMonthError, LedgerSchema } from '../src/core/ledger.ts';
+import { createHandler } from '../src/api/index.ts';
+import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { CACHE_IMMUTABLE, CACHE_SUCCESS } from '../src/core/policy.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-ledger-files-'));
@@ -68,6 +71,17 @@ describe('the ledger covers every published file of a past month', () => {
     expect(feb.corrections).toMatchObject([{ reason, changedBoards: [], changedFiles: ['downloads/2026-02', 'views/months/2026-02/companies', 'views/rankings/2026-02/us'] }]);
     const changelog = JSON.parse(readFileSync(join(out, 'views/changelog.json'), 'utf8'));
     expect(changelog.releases[1].corrections).toEqual([{ date: '2026-09-20', reason, changedLeaderboards: [] }]);
+    // the month's permanent answers carry the change, name the correction and are cached like current answers
+    const handle = createHandler(new FsStore(out));
+    const res = await handle(new Request('https://evi.example/api/v1/months/2026-02/company/orbital-works'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('evi-corrected')).toBe('2026-09-20');
+    expect(res.headers.get('link')).toBe('<https://evi.example/api/v1/changelog>; rel="corrections"');
+    expect(res.headers.get('cache-control')).toBe(CACHE_SUCCESS);
+    expect(JSON.stringify(await res.json())).toContain('"evidence":{"combinationsNamed":1,"combinations":2,"scoredAnswers":3}');
+    const march = await handle(new Request('https://evi.example/api/v1/months/2026-03/rankings/aerospace/us'));
+    expect(march.headers.get('cache-control')).toBe(CACHE_IMMUTABLE);
+    expect(march.headers.get('evi-corrected')).toBeNull();
     // a rebuild of the same data changes nothing
     const text = ledgerText();
     await build();

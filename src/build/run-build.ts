@@ -185,6 +185,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
       researchModels: Object.keys(report.researchModels),
       release: release.health,
       released: Object.fromEntries(ledger.months.map((e) => [e.month, e.published])),
+      corrected: Object.fromEntries(ledger.months.filter((e) => e.corrections.length).map((e) => [e.month, e.corrections[e.corrections.length - 1]!.date])),
     };
     const meta = metaView(input, apiDescriptionFor(opts.deploy ?? DEFAULT_DEPLOY));
 

@@ -88,6 +88,11 @@ export interface MetaView {
    * month-addressed answers, which must stay the same bytes from one release to the next.
    */
   released?: Record<string, string>;
+  /**
+   * month -> the date of its latest correction (release ledger): its month-addressed answers
+   * name it and are cached like current answers, so that caches learn of the correction.
+   */
+  corrected?: Record<string, string>;
   /** Number of company shards of every past month ({@link shardOf}). */
   companyShards: number;
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
