@@ -16,7 +16,7 @@ import { CorrectionsSchema, FrozenMonthError, LedgerSchema, reconcile, reconcile
 import type { Registry } from '../core/registry.ts';
 import { round1, type MonthResult } from '../core/score.ts';
 import { viewPaths, type BoardView } from '../core/views/layout.ts';
-import { describeFileChanges, monthFileDigests, sha256Hex } from './published-files.ts';
+import { describeFileChanges, hashed, monthFileDigests, sha256Hex } from './published-files.ts';
 
 export const LEDGER_FILE = 'releases.json';
 export const CORRECTIONS_FILE = 'corrections.json';
@@ -178,7 +178,12 @@ export async function checkLedger(opts: {
  */
 export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; log: (line: string) => void }): Ledger {
   const past = o.months.slice(0, -1);
+  const t0 = performance.now();
+  const read = { ...hashed };
   const computed = past.map((month) => ({ month, folders: monthFileDigests(o.site, month) }));
+  o.log(
+    `  release ledger: the published files of ${past.length} past month(s) checked in ${((performance.now() - t0) / 1000).toFixed(2)} s (${hashed.files - read.files} read and hashed, ${((hashed.bytes - read.bytes) / 1048576).toFixed(1)} MiB; the others known from the cache)`,
+  );
   const { entries, unaccepted, accepted } = reconcileFiles(plan.ledger.months, computed, { companyShards: o.companyShards, pending: plan.pending, correctedNow: plan.correctedNow, hash: sha256Hex });
   if (unaccepted.length) {
     const changes = unaccepted.map((u) => ({ month: u.month, previousDigest: '', digest: u.digest, changedBoards: [], changedFiles: u.changedFolders }));
