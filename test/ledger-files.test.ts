@@ -88,6 +88,13 @@ describe('the ledger covers every published file of a past month', () => {
     expect(ledgerText()).toBe(text);
   });
 
+  it('a build for another site origin (whose manifests name other URLs) finds the same files', async () => {
+    const before = ledgerText();
+    await runBuild({ root, dataDir: data, outDir: join(tmp, 'preview'), cacheDir: null, siteUrl: 'http://localhost:4999', sourceDateEpoch: 1790000000, pages: false, workers: 1 });
+    expect(readFileSync(join(tmp, 'preview/downloads/2026-02/manifest.json'), 'utf8')).toContain('http://localhost:4999/');
+    expect(ledgerText()).toBe(before);
+  });
+
   it('a build that fails after scoring (at the swap) leaves the ledger untouched and says nothing recorded', async () => {
     // A new month, so that the ledger would record it; the releases folder is a file, so the swap fails.
     writeFileSync(join(data, 'mentions/2026-04.csv'), readFileSync(join(data, 'mentions/2026-03.csv'), 'utf8').replace(/2026-03-/g, '2026-04-'));

@@ -176,11 +176,11 @@ export async function checkLedger(opts: {
  * change, unless a correction covers them; records them for a month that has no record yet.
  * The newest month is provisional and not recorded. Returns the ledger to write.
  */
-export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; log: (line: string) => void }): Ledger {
+export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; origin: string; log: (line: string) => void }): Ledger {
   const past = o.months.slice(0, -1);
   const t0 = performance.now();
   const read = { ...hashed };
-  const computed = past.map((month) => ({ month, folders: monthFileDigests(o.site, month) }));
+  const computed = past.map((month) => ({ month, folders: monthFileDigests(o.site, month, o.origin) }));
   o.log(
     `  release ledger: the published files of ${past.length} past month(s) checked in ${((performance.now() - t0) / 1000).toFixed(2)} s (${hashed.files - read.files} read and hashed, ${((hashed.bytes - read.bytes) / 1048576).toFixed(1)} MiB; the others known from the cache)`,
   );

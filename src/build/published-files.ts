@@ -35,14 +35,20 @@ function filesUnder(dir: string, prefix = ''): string[] {
 /** How many files {@link fileDigest} read and hashed (the others' digests were known), for the build's log. */
 export const hashed = { files: 0, bytes: 0 };
 
-/** A file's SHA-256: the one known for its identity, else read and hashed. */
-export function fileDigest(path: string): string {
+/**
+ * A file's SHA-256: the one known for its identity, else read and hashed. With `origin`, a
+ * file that names the site's origin (a download manifest's URLs, written by every build) is
+ * hashed with it replaced by `{origin}`: the same month built for a preview or a test origin
+ * has the same digests.
+ */
+export function fileDigest(path: string, origin?: string): string {
   const st = statSync(path, { bigint: true });
   const known = knownDigest(st);
   if (known) return known;
   hashed.files++;
   hashed.bytes += Number(st.size);
-  return sha(readFileSync(path));
+  const bytes = readFileSync(path);
+  return origin && bytes.includes(origin) ? sha(bytes.toString('utf8').replaceAll(origin, '{origin}')) : sha(bytes);
 }
 
 /**
@@ -50,7 +56,7 @@ export function fileDigest(path: string): string {
  * digits): the folder of a leaderboard's country, the profile shards, the month's other
  * views, its downloads.
  */
-export function monthFileDigests(site: string, month: string): Record<string, string> {
+export function monthFileDigests(site: string, month: string, origin: string): Record<string, string> {
   const lines = new Map<string, string[]>();
   for (const root of monthFolders(month)) {
     for (const rel of filesUnder(join(site, root))) {
@@ -58,7 +64,7 @@ export function monthFileDigests(site: string, month: string): Record<string, st
       const folder = parts.slice(0, -1).join('/');
       let list = lines.get(folder);
       if (!list) lines.set(folder, (list = []));
-      list.push(`${parts[parts.length - 1]} ${fileDigest(join(site, root, rel))}`);
+      list.push(`${parts[parts.length - 1]} ${fileDigest(join(site, root, rel), origin)}`);
     }
   }
   return Object.fromEntries([...lines.keys()].sort().map((k) => [k, sha(lines.get(k)!.join('\n')).slice(0, 16)]));

@@ -241,7 +241,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     new JsonWriter(stage.site).write('build-report.json', report);
 
     // Every byte each past month publishes, against the ledger, before anything goes live.
-    const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, log });
+    const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
     log('Publishing the release');
     // The swap: one rename of a symbolic link, once the new build is complete.
     await stage.publish(opts.releaseStep);
