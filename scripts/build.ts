@@ -3,13 +3,15 @@
  * scripts/build.ts` runs it as it is, the same build). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
  * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
  * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
- * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
+ * EVI_DEPLOY (node|worker|pages|nginx|static, default node), EVI_ALLOW_OLDER_MONTH=1 (replace
+ * a live release of a later month), EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
 import { ROOT } from '../src/build/bundle-file.mjs';
 import { runBuild } from '../src/build/run-build.ts';
 import { DataError, formatIssue } from '../src/core/data-error.ts';
 import { PublishGateError } from '../src/core/gate.ts';
+import { stopMessage } from '../src/build/stop-message.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
 // The project's folder, from a module of src/build: this module also runs from its bundle (scripts/build.mjs).
@@ -49,6 +51,7 @@ try {
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
     workers,
+    allowOlder: env.EVI_ALLOW_OLDER_MONTH === '1',
     log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');
@@ -70,6 +73,6 @@ try {
     for (const i of e.issues) console.error(`  ${formatIssue(i)}`);
   } else if (e instanceof PublishGateError) {
     console.error(`\nBuild stopped by the publish gate; the output folder was not touched.\n${e.message}`);
-  } else console.error(`\nBuild failed; the output folder was not touched.\n${(e as Error).stack ?? e}`);
+  } else console.error(`\n${stopMessage(e, env.EVI_DEBUG === '1')}`);
   process.exit(1);
 }

@@ -212,7 +212,16 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     const cacheControl = CACHE_POLICIES[e.cache];
     const handle = handlers[(e.handler ?? e.id) as EndpointId];
     api.get(routePath(e), async (c) => {
-      const response = okResponse(await handle(c), cacheControl);
+      const entity = await handle(c);
+      // A corrected month's permanent answers name the correction (the changelog says what
+      // changed) and are cached like current answers: caches that kept the answer before the
+      // correction learn of it within the hour, not the year.
+      const corrected = e.cache === 'month' ? (await views.catalog()).meta.corrected?.[c.req.param('month') ?? ''] : undefined;
+      const response = okResponse(entity, corrected ? CACHE_POLICIES.release : cacheControl);
+      if (corrected) {
+        response.headers.set('EVI-Corrected', corrected);
+        response.headers.set('Link', `<${siteUrls((await views.catalog()).meta.siteUrl).origin}${API_PREFIX}/changelog>; rel="corrections"`);
+      }
       // A current answer names its permanent copy: the month-addressed form of the same request.
       const canonical = e.monthScoped && e.cache !== 'month' ? canonicalOf.get(c) : undefined;
       if (canonical) response.headers.set('Link', `<${canonical}>; rel="canonical"`);

@@ -7,7 +7,7 @@
  * own bundle before anything loads TypeScript; worker-bundle.ts makes the workers' with it.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -96,8 +96,16 @@ function kept(path, dir, packages, anchor) {
     }
     if (sha256(bytes) !== hash) return null;
   }
+  // The bundle's name carries its digest: a truncated or edited bundle is made again, not loaded.
   const bundle = join(dir, manifest.bundle);
-  return existsSync(bundle) ? bundle : null;
+  let code;
+  try {
+    code = readFileSync(bundle);
+  } catch {
+    return null;
+  }
+  const digest = /-([0-9a-f]{16})\.mjs$/.exec(manifest.bundle)?.[1];
+  return digest && sha256(code).startsWith(digest) ? bundle : null;
 }
 
 /**

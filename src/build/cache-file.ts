@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync, type BigIntStats } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { identityOf, rememberDigest } from './known-digests.ts';
 
 const MAGIC = 'evi-cache-1';
 
@@ -144,7 +145,10 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
       mkdirSync(parent, { recursive: true });
       made.add(parent);
     }
-    entries.push({ path, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), stat: statKey(writeNew(full, bytes)) });
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const st = writeNew(full, bytes);
+    rememberDigest(st, sha256);
+    entries.push({ path, bytes: bytes.byteLength, sha256, stat: statKey(st) });
   }
   writeFileSync(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
@@ -161,7 +165,9 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
  * builds by hand, 55.2 s against 57.5 s (BENCHMARKS.md, "Build: a past month scored once").
  */
 function writeNew(path: string, bytes: Uint8Array): BigIntStats {
-  const fd = openSync(path, 'w');
+  // Read-only: the live release links these very files, so an edit needs a change of mode
+  // first, and any edit changes the change time the identity holds.
+  const fd = openSync(path, 'w', 0o444);
   try {
     for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
     return fstatSync(fd, { bigint: true });
@@ -170,8 +176,13 @@ function writeNew(path: string, bytes: Uint8Array): BigIntStats {
   }
 }
 
-/** A file's identity as the file system keeps it: a write in place changes the modification time, a replacement the inode. */
-const statKey = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+/**
+ * A file's identity as the file system keeps it: a write in place changes the modification
+ * and change times, a replacement the inode. The change time cannot be set back, so an edit
+ * that restores the modification time is caught too (as is a hard link made or removed,
+ * after which the file is hashed once again).
+ */
+const statKey = identityOf;
 
 export interface FolderEntry {
   /** Each file: its path inside the entry, its absolute path, its length. */
@@ -201,6 +212,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     // its content is the one hashed then. Anything else is read and hashed again.
     const st = statSync(file, { bigint: true, throwIfNoEntry: false });
     if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && statKey(st) === f.stat) {
+      rememberDigest(st, f.sha256);
       out.push({ path: f.path, file, bytes: f.bytes });
       continue;
     }
@@ -213,6 +225,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     if (bytes.byteLength !== f.bytes) return discardFolder(dir, `has ${f.path} ${bytes.byteLength} bytes long instead of ${f.bytes} (truncated?)`, warn);
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
     out.push({ path: f.path, file, bytes: f.bytes });
+    if (st) rememberDigest(st, f.sha256);
     // Verified: its identity now is that of these bytes (an entry restored from an archive, or written before identities were kept).
     if (st) {
       f.stat = statKey(st);

@@ -2,7 +2,7 @@
  * The build's side of the release ledger (src/core/ledger.ts): the digests of every
  * month's leaderboards, the files `data/releases.json` and `data/corrections.json`,
  * and the verdict. A new month is recorded in `data/releases.json` by the build that
- * first publishes it; commit that file with the month. `EVI_LEDGER=strict` (the deploy
+ * first publishes it, after the swap; commit that file with the month. `EVI_LEDGER=strict` (the deploy
  * workflow) also stops a build where a month other than the newest is not recorded,
  * so no published month goes unguarded.
  */
@@ -12,10 +12,11 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataError } from '../core/data-error.ts';
 import { readDataJson } from './data-json.ts';
-import { CorrectionsSchema, FrozenMonthError, LedgerSchema, reconcile, type Correction, type Ledger, type LedgerChange, type MonthRecord } from '../core/ledger.ts';
+import { CorrectionsSchema, FrozenMonthError, LedgerSchema, reconcile, reconcileFiles, withPendingCorrections, type Correction, type Ledger, type LedgerChange, type MonthRecord } from '../core/ledger.ts';
 import type { Registry } from '../core/registry.ts';
 import { round1, type MonthResult } from '../core/score.ts';
 import { viewPaths, type BoardView } from '../core/views/layout.ts';
+import { describeFileChanges, hashed, monthFileDigests, sha256Hex } from './published-files.ts';
 
 export const LEDGER_FILE = 'releases.json';
 export const CORRECTIONS_FILE = 'corrections.json';
@@ -123,9 +124,23 @@ function describer(reg: Registry, results: MonthResult[], previousOut: string | 
   };
 }
 
+/** What {@link checkLedger} decided, for {@link checkPublishedFiles} and {@link writeLedger}. */
+export interface LedgerPlan {
+  /** The ledger as read. */
+  before: Ledger;
+  /** The ledger with new months, revisions and the board corrections of this build. */
+  ledger: Ledger;
+  corrections: Correction[];
+  /** Months a correction of their leaderboards was accepted for in this build. */
+  correctedNow: Set<string>;
+  /** Per past month, the correction of its files not yet applied (listed in `ledger` already). */
+  pending: Map<string, Correction>;
+}
+
 /**
- * Checks every month against the ledger; stops with a {@link FrozenMonthError} on an
- * unrecorded change; records new months and accepted corrections in the ledger file.
+ * Checks every month's leaderboards against the ledger; stops with a {@link FrozenMonthError}
+ * on an unrecorded change. Writes nothing: the ledger is written with the release
+ * ({@link writeLedger}), once it went live.
  */
 export async function checkLedger(opts: {
   dataDir: string;
@@ -138,7 +153,7 @@ export async function checkLedger(opts: {
   log: (line: string) => void;
   /** Each result's {@link monthRecord}, when the caller made them already (as the results came). */
   records?: MonthRecord[];
-}): Promise<{ ledger: Ledger; corrections: Correction[] }> {
+}): Promise<LedgerPlan> {
   const ledger = await readDataJson(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
   const corrections = await readDataJson(opts.dataDir, CORRECTIONS_FILE, CorrectionsSchema, []);
   const computed = opts.records ?? opts.results.map((r) => monthRecord(opts.registry, r));
@@ -150,15 +165,50 @@ export async function checkLedger(opts: {
   const { ledger: next, unaccepted, revised } = reconcile(ledger, computed, corrections, { date: opts.date, methodologyVersion: opts.methodologyVersion });
   if (unaccepted.length) throw new FrozenMonthError(unaccepted, describer(opts.registry, opts.results, opts.previousOut));
   for (const r of revised) opts.log(`  release ledger: ${r.month} is the newest month, still provisional: revised (${r.changedBoards.length} leaderboard(s) changed)`);
-  const text = `${JSON.stringify(next, null, 1)}\n`;
-  const path = join(opts.dataDir, LEDGER_FILE);
-  const before = await readFile(path, 'utf8').catch(() => null);
-  if (before !== text) {
-    const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, text);
-    await rename(tmp, path);
-    const added = next.months.filter((m) => !ledger.months.some((e) => e.month === m.month)).map((m) => m.month);
-    opts.log(`  release ledger: ${added.length ? `recorded ${added.join(', ')}` : 'updated'}; commit ${LEDGER_FILE} of the data folder`);
+  const correctedNow = new Set(next.months.filter((m) => m.corrections.length > (ledger.months.find((e) => e.month === m.month)?.corrections.length ?? 0)).map((m) => m.month));
+  const { ledger: listed, pending } = withPendingCorrections(next, corrections, correctedNow);
+  return { before: ledger, ledger: listed, corrections, correctedNow, pending };
+}
+
+/**
+ * Checks the files every past month publishes (written under `site`) against the ledger:
+ * stops with a {@link FrozenMonthError} naming the folders, files and fields that would
+ * change, unless a correction covers them; records them for a month that has no record yet.
+ * The newest month is provisional and not recorded. Returns the ledger to write.
+ */
+export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; origin: string; log: (line: string) => void }): Ledger {
+  const past = o.months.slice(0, -1);
+  const t0 = performance.now();
+  const read = { ...hashed };
+  const computed = past.map((month) => ({ month, folders: monthFileDigests(o.site, month, o.origin) }));
+  o.log(
+    `  release ledger: the published files of ${past.length} past month(s) checked in ${((performance.now() - t0) / 1000).toFixed(2)} s (${hashed.files - read.files} read and hashed, ${((hashed.bytes - read.bytes) / 1048576).toFixed(1)} MiB; the others known from the cache)`,
+  );
+  const { entries, unaccepted, accepted } = reconcileFiles(plan.ledger.months, computed, { companyShards: o.companyShards, pending: plan.pending, correctedNow: plan.correctedNow, hash: sha256Hex });
+  if (unaccepted.length) {
+    const changes = unaccepted.map((u) => ({ month: u.month, previousDigest: '', digest: u.digest, changedBoards: [], changedFiles: u.changedFolders }));
+    const wrong = new Map(unaccepted.filter((u) => u.correction).map((u) => [u.month, u.correction!]));
+    throw new FrozenMonthError(changes, (c) => [
+      ...(wrong.has(c.month) ? [`data/corrections.json names digest ${wrong.get(c.month)!.digest} for ${c.month}, not this change (${c.digest.slice(0, 16)})${c.changedFiles?.length ? '' : ': its files did not change'}`] : []),
+      ...describeFileChanges(o.site, o.live, c.changedFiles ?? []),
+    ]);
   }
-  return { ledger: next, corrections };
+  for (const a of accepted) o.log(`  release ledger: ${a.month}: published files changed in ${a.changedFolders.join(', ')} (${a.correction ? `correction: ${a.correction.reason}` : 'with the correction of its leaderboards'})`);
+  return { version: 1, months: entries };
+}
+
+/**
+ * Writes the ledger, once the release it describes went live: a build that fails records
+ * nothing.
+ */
+export async function writeLedger(dataDir: string, before: Ledger, next: Ledger, log: (line: string) => void): Promise<void> {
+  const text = `${JSON.stringify(next, null, 1)}\n`;
+  const path = join(dataDir, LEDGER_FILE);
+  const current = await readFile(path, 'utf8').catch(() => null);
+  if (current === text) return;
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, path);
+  const added = next.months.filter((m) => !before.months.some((e) => e.month === m.month)).map((m) => m.month);
+  log(`  release ledger: ${added.length ? `recorded ${added.join(', ')}` : 'updated'}; commit ${LEDGER_FILE} of the data folder`);
 }

@@ -214,7 +214,7 @@ function tagsOf(operationId: string): string[] {
 
 /** Every response header the API sends, declared once (components/headers). */
 const HEADERS: Record<string, { name: string; description: string; schema: JsonSchema }> = {
-  CacheControl: { name: 'Cache-Control', description: 'Cache life: current answers 30 minutes in browsers and 60 in shared caches (plus 5 minutes stale); month-addressed answers a year, immutable; 400/404/405 one minute; 429 and 5xx no-store.', schema: { type: 'string' } },
+  CacheControl: { name: 'Cache-Control', description: 'Cache life: current answers 30 minutes in browsers and 60 in shared caches (plus 5 minutes stale); month-addressed answers a year, immutable (those of a corrected month as current answers, with EVI-Corrected naming the date of the correction); 400/404/405 one minute; 429 and 5xx no-store.', schema: { type: 'string' } },
   ETag: { name: 'ETag', description: 'Strong validator of the body; send it back in If-None-Match for a 304.', schema: { type: 'string', pattern: '^"[^"]+"$' } },
   'Access-Control-Allow-Origin': { name: 'Access-Control-Allow-Origin', description: 'CORS: always `*`.', schema: { type: 'string', const: '*' } },
   ExposeHeaders: { name: 'Access-Control-Expose-Headers', description: 'Headers a browser script may read.', schema: { type: 'string' } },

@@ -211,6 +211,7 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
           }
           perm = columns.map((c) => header.indexOf(c));
           identity = perm.every((p, i) => p === i);
+          if (!identity) issues.columnsInFile(file, header);
           continue;
         }
         if (record.length !== columns.length) issues.add({ file, line: at, message: `expected ${columns.length} fields, found ${record.length}` });
@@ -229,7 +230,8 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
 export function readCsvStream(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
   const gzip = isGzip(data);
   const raw = Readable.from([data]);
-  const bytes = gzip ? raw.pipe(createGunzip()) : raw;
+  const gunzip = gzip ? createGunzip() : null;
+  const bytes = gunzip ? raw.pipe(gunzip) : raw;
   const checked = utf8Check();
   bytes.on('error', (e) => checked.destroy(e));
   const text = bytes.pipe(checked).setEncoding('utf8');
@@ -243,7 +245,7 @@ export function readCsvStream(file: string, data: Buffer, columns: readonly stri
     text.on('error', (e: Error & { code?: string }) => {
       if (!records.stopped)
         issues.add(
-          e instanceof EncodingError ? { file, line: e.line, column: e.column, message: e.message } : { file, message: `not a valid gzip file (${e.message})` },
+          e instanceof EncodingError ? { file, line: e.line, column: e.column, message: e.message } : { file, message: gzipProblem(e, gunzip?.bytesWritten, data.length) },
         );
       records.stop();
       text.destroy();
@@ -261,6 +263,13 @@ export function readCsvStream(file: string, data: Buffer, columns: readonly stri
       complete: finish,
     });
   });
+}
+
+/** A gzip error with the byte of the compressed file where it was found (zlib's input consumed by then). */
+function gzipProblem(e: Error, at: number | undefined, size: number): string {
+  if (at === undefined) return `not a valid gzip file (${e.message})`;
+  const truncated = at >= size ? ': the file ends there (truncated?)' : '';
+  return `not a valid gzip file: ${e.message} at byte ${at.toLocaleString('en-US')} of ${size.toLocaleString('en-US')}${truncated}`;
 }
 
 /** Records as plain objects keyed by column, for the small registry files. */

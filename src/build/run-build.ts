@@ -18,7 +18,8 @@ import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
 import { loadData } from './load-data.ts';
 import { scoreMonths } from './score-months.ts';
 import { publishGate } from './gate.ts';
-import { checkLedger } from './ledger.ts';
+import { checkLedger, checkPublishedFiles, writeLedger } from './ledger.ts';
+import { checkNotOlder, lockOutput } from './output-lock.ts';
 import type { MonthRecord } from '../core/ledger.ts';
 import { loadDataset } from './downloads.ts';
 import type { ReleaseStep } from './release.ts';
@@ -45,6 +46,8 @@ export interface BuildOptions {
   pages?: boolean;
   workers?: number;
   log?: (line: string) => void;
+  /** Replace a live release of a later month (EVI_ALLOW_OLDER_MONTH=1); otherwise such a build stops. */
+  allowOlder?: boolean;
   /** Called between the steps of the release swap (tests inject crashes there). */
   releaseStep?: (step: ReleaseStep) => void;
 }
@@ -63,9 +66,19 @@ function rankedSlugs(reg: Registry, r: MonthResult): Set<string> {
 }
 
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
+  const outDir = resolve(opts.outDir);
+  // One build at a time per output, from before the stage opens until the ledger is written.
+  const unlock = await lockOutput(outDir);
+  try {
+    return await buildLocked(opts, outDir);
+  } finally {
+    await unlock().catch(() => {});
+  }
+}
+
+async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildResult> {
   const t0 = performance.now();
   const log = opts.log ?? (() => {});
-  const outDir = resolve(opts.outDir);
   // Opened first: the releases behind the live one are removed while the months are read.
   const stage = await Stage.open(outDir);
   // The pages step opens at once: on a cache hit of the compiled pages their files are
@@ -134,8 +147,9 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 
+    checkNotOlder(outDir, report.dataset.currentMonth, opts.allowOlder ?? false);
     const release = await publishGate(opts.dataDir, builder.facts, log);
-    const { ledger } = await checkLedger({
+    const plan = await checkLedger({
       dataDir: opts.dataDir,
       registry: reg,
       results,
@@ -147,6 +161,8 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       log,
       records,
     });
+    const { ledger } = plan;
+    const months = results.map((r) => r.month);
     report.gate = release.gate;
     const input: SiteInput = {
       dataset: await loadDataset(opts.dataDir),
@@ -158,6 +174,7 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       researchModels: Object.keys(report.researchModels),
       release: release.health,
       released: Object.fromEntries(ledger.months.map((e) => [e.month, e.published])),
+      corrected: Object.fromEntries(ledger.months.filter((e) => e.corrections.length).map((e) => [e.month, e.corrections[e.corrections.length - 1]!.date])),
     };
     const meta = metaView(input, apiDescriptionFor(opts.deploy ?? DEFAULT_DEPLOY));
 
@@ -211,9 +228,13 @@ export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
       report.output.bytes += written.bytes;
     } else await stage.jsonIsSite();
 
+    // Every byte each past month publishes, against the ledger, before anything goes live.
+    const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
     log('Publishing the release');
     // The swap: one rename of a symbolic link, once the new build is complete.
     await stage.publish(opts.releaseStep);
+    // The ledger only with a release that went live.
+    await writeLedger(opts.dataDir, plan.before, recorded, log);
     new JsonWriter(dirname(outDir)).write(basename(reportPath(outDir)), report);
   } catch (e) {
     await fail(e);

@@ -34,6 +34,14 @@ export interface GateFinding {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+/** `b` as a share of `a` in percent, with as many decimals as it takes not to read as the threshold or above it. */
+function share(b: number, a: number): string {
+  const exact = (100 * b) / a;
+  let digits = 0;
+  while (digits < 4 && Number(exact.toFixed(digits)) >= GATE_MIN_SHARE * 100) digits++;
+  return `${exact.toFixed(digits)}%`;
+}
+
 /**
  * Every reason not to publish `cur` after `prev` (none for the first month).
  * @example checkRelease(prev, { ...prev, month: '2026-11', scoredRows: 10 }) // [{ check: 'scored rows', ... }]
@@ -55,7 +63,7 @@ export function checkRelease(prev: MonthFacts | null, cur: MonthFacts): GateFind
     ['ranked companies', prev.rankedCompanies, cur.rankedCompanies],
   ] as const) {
     if (b < a * GATE_MIN_SHARE)
-      out.push({ check, message: `${check}: ${n(a)} in ${prev.month} -> ${n(b)} in ${cur.month} (${Math.round((100 * b) / a)}%, below ${GATE_MIN_SHARE * 100}%)`, acceptable: true });
+      out.push({ check, message: `${check}: ${n(a)} in ${prev.month} -> ${n(b)} in ${cur.month} (${share(b, a)}, below ${GATE_MIN_SHARE * 100}%)`, acceptable: true });
   }
   for (const [check, a, b] of [
     ['countries', prev.countries, cur.countries],

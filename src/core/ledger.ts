@@ -35,7 +35,17 @@ export const LedgerEntrySchema = z.object({
   /** Board key (`country/industry`) -> digest of that board. */
   boards: z.record(z.string(), z.string()),
   /** Corrections applied since the month was first published, oldest first. */
-  corrections: z.array(CorrectionSchema.extend({ previousDigest: z.string(), changedBoards: z.array(z.string()) })).default([]),
+  corrections: z.array(CorrectionSchema.extend({ previousDigest: z.string(), changedBoards: z.array(z.string()), changedFiles: z.array(z.string()).optional() })).default([]),
+  /**
+   * What the month publishes under its permanent URLs and downloads, once it is a past
+   * month: each folder of its files (`views/rankings/{month}/{country}`, `views/months/{month}`,
+   * `views/months/{month}/companies`, `downloads/{month}`) -> digest of its files' names and
+   * contents. Absent for the newest month (provisional) and for months recorded before it was
+   * kept: the next build records it without stopping.
+   */
+  files: z.record(z.string(), z.string()).optional(),
+  /** The number of profile shards `files` was recorded with (a registry that grows re-lays them out). */
+  companyShards: z.number().int().positive().optional(),
 });
 export const LedgerSchema = z.object({ version: z.literal(1), months: z.array(LedgerEntrySchema) });
 export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
@@ -56,6 +66,8 @@ export interface LedgerChange {
   digest: string;
   /** Boards whose digest changed, appeared or disappeared. */
   changedBoards: string[];
+  /** Folders of published files whose digest changed (a past month's files, checked once written). */
+  changedFiles?: string[];
 }
 
 /** The boards of two records that differ (changed, added or removed), sorted. */
@@ -128,6 +140,94 @@ export function reconcile(
   return { ledger: { version: 1, months }, unaccepted, revised };
 }
 
+/** A correction is pending while the ledger's entry for its month does not list it yet. */
+export function isApplied(entry: LedgerEntry | undefined, c: Correction): boolean {
+  return !!entry?.corrections.some((a) => a.date === c.date && a.reason === c.reason && a.digest === c.digest);
+}
+
+/** A past month's published files that differ from the ledger's record. */
+export interface FilesChange {
+  month: string;
+  /** The digest of all the month's files as this build made them: what a correction names. */
+  digest: string;
+  /** Folders whose digest changed, appeared or disappeared. */
+  changedFolders: string[];
+  /** A pending correction of the month that does not name this change. */
+  correction?: Correction;
+}
+
+/** The digest of a month's files, from its folders' digests. */
+export const filesDigestOf = (folders: Record<string, string>, hash: (text: string) => string): string =>
+  hash(
+    Object.keys(folders)
+      .sort()
+      .map((k) => `${k}:${folders[k]}`)
+      .join('\n'),
+  );
+
+/**
+ * The ledger with each pending correction of a past month whose files are recorded listed
+ * under its month, before the files are written (the changelog lists it): the files check
+ * ({@link reconcileFiles}) then holds the correction to the change it names.
+ */
+export function withPendingCorrections(ledger: Ledger, corrections: Correction[], correctedNow: Set<string>): { ledger: Ledger; pending: Map<string, Correction> } {
+  const pending = new Map<string, Correction>();
+  const months = ledger.months.map((entry) => {
+    if (!entry.files || correctedNow.has(entry.month)) return entry;
+    const c = corrections.filter((x) => x.month === entry.month && !isApplied(entry, x)).at(-1);
+    if (!c) return entry;
+    pending.set(entry.month, c);
+    return { ...entry, corrections: [...entry.corrections, { ...c, previousDigest: '', changedBoards: [] }] };
+  });
+  return { ledger: { ...ledger, months }, pending };
+}
+
+/**
+ * Compares the files of the past months with their record: returns each month's record
+ * to keep (recorded now when it had none, or when a correction or a board correction of this
+ * build covers the change) and the changes nothing covers. A registry that changed the
+ * number of profile shards re-lays every past month's shards out: their folder is recorded
+ * again, not compared (the answers in them are the leaderboards' and the records', which the
+ * board digests guard).
+ */
+export function reconcileFiles(
+  entries: LedgerEntry[],
+  computed: { month: string; folders: Record<string, string> }[],
+  o: { companyShards: number; pending: Map<string, Correction>; correctedNow: Set<string>; hash: (text: string) => string },
+): { entries: LedgerEntry[]; unaccepted: FilesChange[]; accepted: { month: string; correction: Correction | null; changedFolders: string[] }[] } {
+  const byMonth = new Map(computed.map((c) => [c.month, c.folders]));
+  const unaccepted: FilesChange[] = [];
+  const accepted: { month: string; correction: Correction | null; changedFolders: string[] }[] = [];
+  const out = entries.map((entry): LedgerEntry => {
+    const folders = byMonth.get(entry.month);
+    if (!folders) return entry;
+    const record = { ...entry, files: folders, companyShards: o.companyShards };
+    if (!entry.files) return record;
+    const relaid = entry.companyShards !== o.companyShards;
+    const changed = changedBoards(entry.files, folders).filter((k) => !(relaid && k.endsWith('/companies')));
+    const digest = filesDigestOf(folders, o.hash);
+    const correction = o.pending.get(entry.month);
+    if (correction) {
+      // listed already (withPendingCorrections): it must name exactly this change
+      if (!changed.length || !digest.startsWith(correction.digest)) {
+        unaccepted.push({ month: entry.month, digest, changedFolders: changed, correction });
+        return entry;
+      }
+      accepted.push({ month: entry.month, correction, changedFolders: changed });
+      const previousDigest = filesDigestOf(entry.files, o.hash);
+      return { ...record, corrections: entry.corrections.map((c, i) => (i === entry.corrections.length - 1 ? { ...c, previousDigest, changedFiles: changed } : c)) };
+    }
+    if (!changed.length) return record;
+    if (o.correctedNow.has(entry.month)) {
+      accepted.push({ month: entry.month, correction: null, changedFolders: changed });
+      return record;
+    }
+    unaccepted.push({ month: entry.month, digest, changedFolders: changed });
+    return entry;
+  });
+  return { entries: out, unaccepted, accepted };
+}
+
 export class FrozenMonthError extends Error {
   constructor(
     readonly changes: LedgerChange[],
@@ -137,7 +237,9 @@ export class FrozenMonthError extends Error {
       [
         `Published months would change; nothing was published:`,
         ...changes.flatMap((c) => [
-          `  ${c.month}: ${c.changedBoards.length} leaderboard(s) changed: ${c.changedBoards.slice(0, 20).join(', ')}${c.changedBoards.length > 20 ? ', ...' : ''}`,
+          !c.changedFiles
+            ? `  ${c.month}: ${c.changedBoards.length} leaderboard(s) changed: ${c.changedBoards.slice(0, 20).join(', ')}${c.changedBoards.length > 20 ? ', ...' : ''}`
+            : `  ${c.month}: ${c.changedFiles.length ? `published files changed in ${c.changedFiles.join(', ')}` : 'no published file changed'}`,
           ...describe(c).map((line) => `    ${line}`),
         ]),
         'If the change is a deliberate correction, record it in data/corrections.json and build again:',

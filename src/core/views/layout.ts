@@ -80,6 +80,11 @@ export interface MetaView {
   researchModels?: string[];
   /** month -> the date it was first published (release ledger): month-addressed answers keep their bytes across releases. */
   released?: Record<string, string>;
+  /**
+   * month -> the date of its latest correction (release ledger): its month-addressed answers
+   * name it and are cached like current answers, so that caches learn of the correction.
+   */
+  corrected?: Record<string, string>;
   /** Number of company shards of every past month ({@link shardOf}). */
   companyShards: number;
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
