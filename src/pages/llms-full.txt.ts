@@ -69,7 +69,7 @@ export async function llmsFullTxt(m: MetaView): Promise<string> {
   out.push(
     '## Errors',
     '',
-    'Every error is JSON `{ "error", "message", ... }` with CORS. 400 `bad_request` (a missing or invalid parameter, or a typo of a parameter name; the body names the parameter and lists valid values), 404 `not_found` (unknown company, industry, country or month; lists valid values or close slugs), 405 `method_not_allowed`, 429 `rate_limited` (with Retry-After), 502 `internal` (retry).',
+    'Every error is JSON `{ "error", "message", ... }` with CORS; a value close to a valid one (a misspelt slug, industry, country, month or sort) also gets `suggestions`, the close valid values, named in the message as "Did you mean". 400 `bad_request` (a missing or invalid parameter, or a typo of a parameter name; the body names the parameter and lists valid values), 404 `not_found` (unknown company, industry, country or month; lists valid values), 405 `method_not_allowed`, 429 `rate_limited` (with Retry-After), 502 `internal` (retry).',
     '',
     '```json',
     JSON.stringify(worded[400]),
