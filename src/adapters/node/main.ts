@@ -5,10 +5,11 @@
  * Start it as the `serve` script does, `node --no-memory-reducer --import tsx …`: after V8's
  * idle-time memory reducer the server could spend 40-55% more CPU a request (README, Node server).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer } from './index.ts';
 import { listenErrorLine } from './listen-error.ts';
+import { originWarning } from './origin-warning.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../../api/index.ts';
 
 function integer(name: string, fallback: number): number {
@@ -48,6 +49,9 @@ const running = await startServer({
   process.exit(1);
 });
 console.log(`Serving ${distDir} at ${running.url} (API at ${running.url}/api/v1)`);
+const { siteUrl } = JSON.parse(readFileSync(join(distDir, 'views', 'meta.json'), 'utf8')) as { siteUrl: string };
+const warning = originWarning(siteUrl, running.url);
+if (warning) console.warn(warning);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
