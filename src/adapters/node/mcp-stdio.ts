@@ -1,5 +1,5 @@
 /**
- * `npm run --silent mcp` / `npx employer-visibility-index mcp`: the MCP server over
+ * `npm run --silent mcp` (in a clone; `--silent` keeps npm's banner off stdout): the MCP server over
  * stdio, the Node side of src/mcp (which is runtime-neutral). It answers from a local built site (`--dist`, env `EVI_DIST` or
  * `DIST_DIR`, default `dist`) through the same handler and file store as the Node server, or forwards
  * every tool call to a deployed API (`--url`, env `EVI_API_URL`). Nothing but
