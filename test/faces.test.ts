@@ -157,6 +157,19 @@ describe('llms-full.txt', () => {
   });
 });
 
+describe('how an assistant connects (MCP)', () => {
+  it('llms.txt, llms-full.txt and /api-docs/ name the hosted endpoint first and a command that runs from a clone, never npx', () => {
+    for (const file of ['llms.txt', 'llms-full.txt', 'api-docs/index.html']) {
+      const text = read(file).replace(/&quot;/g, '"');
+      const endpoint = text.indexOf(`${SITE_URL}/mcp`);
+      const command = text.indexOf(`npm run --silent mcp -- --url ${SITE_URL}`);
+      expect(endpoint, file).toBeGreaterThan(-1);
+      expect(command, file).toBeGreaterThan(endpoint);
+      expect(text, file).not.toContain('npx employer-visibility-index');
+    }
+  });
+});
+
 describe('OpenAPI document', () => {
   type Doc = ReturnType<typeof openApiDocument> & { paths: Record<string, { get: { responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } };
   let doc: Doc;

@@ -193,8 +193,8 @@ export function errorExamples(meta: MetaView): Record<ErrorStatus, ErrorResponse
 }
 
 const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'A parameter is missing or invalid, or a typo of a parameter (`bad_request`); the body names it and, where helpful, the valid values.' },
-  404: { name: 'NotFound', description: 'Unknown company, industry, country or month, or no data for it (`not_found`); the body lists valid values or close slugs where helpful.' },
+  400: { name: 'BadRequest', description: 'A parameter is missing or invalid, or a typo of a parameter (`bad_request`); the body names it and, where helpful, the valid values, and in `suggestions` the valid values close to a misspelt one (country, sort, month).' },
+  404: { name: 'NotFound', description: 'Unknown company, industry, country or month, or no data for it (`not_found`); the body lists valid values where helpful, and in `suggestions` the close slugs, industries, countries or months.' },
   429: { name: 'RateLimited', description: `More than ${RATE_LIMIT} requests per minute from one address (\`rate_limited\`, on the service's own server); retry after the number of seconds in \`Retry-After\`. Never stored by a cache.` },
   502: { name: 'Internal', description: 'Transient failure reading the data (`internal`); retry. Never stored by a cache.' },
 };

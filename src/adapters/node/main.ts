@@ -4,11 +4,12 @@
  * src/core/policy.ts; 0 disables), TRUST_PROXY (number of trusted proxies; `true` = 1).
  * Started with `--no-memory-reducer`: V8's idle-time memory reducer makes later requests cost more CPU.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startServer } from './index.ts';
 import { listenErrorLine } from './listen-error.ts';
 import { integerFromEnv, rateLimitFromEnv, trustProxyFromEnv } from './env.ts';
+import { originWarning } from './origin-warning.ts';
 
 const distDir = resolve(process.env.DIST_DIR ?? 'dist');
 if (!existsSync(join(distDir, 'views', 'meta.json'))) {
@@ -30,6 +31,9 @@ const running = await startServer({
   process.exit(1);
 });
 console.log(`Serving ${distDir} at ${running.url} (API at ${running.url}/api/v1)`);
+const { siteUrl } = JSON.parse(readFileSync(join(distDir, 'views', 'meta.json'), 'utf8')) as { siteUrl: string };
+const warning = originWarning(siteUrl, running.url);
+if (warning) console.warn(warning);
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,8 +1,8 @@
 /**
- * `npm run --silent mcp` / `npx employer-visibility-index mcp`: the MCP server over stdio. It
- * answers from a local built site (`--dist`, `EVI_DIST` or `DIST_DIR`, default `dist`) through the
- * Node server's handler and store, or forwards every tool call to a deployed API (`--url`,
- * `EVI_API_URL`). Only protocol messages go to stdout; diagnostics go to stderr.
+ * `npm run --silent mcp` in a clone (`--silent` keeps npm's banner off stdout): the MCP server
+ * over stdio. It answers from a local built site (`--dist`, `EVI_DIST` or `DIST_DIR`, default
+ * `dist`) through the Node server's handler and store, or forwards every tool call to a
+ * deployed API (`--url`, `EVI_API_URL`). Only protocol messages go to stdout.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
