@@ -36,7 +36,6 @@ function pagesStep(from: string, out: string, env: NodeJS.ProcessEnv): Promise<s
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-pages.ts', from, out], { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
-    // Astro's own log (EVI_ASTRO_LOG=1) goes to stdout.
     child.stdout.on('data', (b: Buffer) => (log += b));
     child.stderr.on('data', (b: Buffer) => (log += b));
     child.on('error', fail);
@@ -48,8 +47,7 @@ beforeAll(async () => {
   dist = await buildSite();
   mkdirSync(scratch, { recursive: true });
   await pagesStep(dist, astroOnly, { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' });
-  // Astro's own log on (EVI_ASTRO_LOG): how many pages its pipeline rendered.
-  logs.miss = await pagesStep(dist, join(scratch, 'miss'), { EVI_CACHE_DIR: cache, EVI_ASTRO_LOG: '1' });
+  logs.miss = await pagesStep(dist, join(scratch, 'miss'), { EVI_CACHE_DIR: cache });
   logs.hit = await pagesStep(dist, join(scratch, 'hit'), { EVI_CACHE_DIR: cache });
 }, 600_000);
 
@@ -88,13 +86,6 @@ describe('compiled pages in the build cache', () => {
     expect(logs.miss).toMatch(/pages step \(compiled\)/);
     expect(logs.hit).toMatch(/pages step \(compiled pages from the cache\)/);
     expect(logs.hit).not.toMatch(/astro build/);
-    // The compile (on its own thread, the page worker threads started beside it) rendered
-    // only the routes without parameters and the first page of each worker route: the page
-    // workers render the rest.
-    // (Astro colours its log when it sees CI=true: the escape codes are left out.)
-    const built = /\[build\] (\d+) page\(s\) built/.exec((logs.miss ?? '').replace(/\x1b\[[0-9;]*m/g, ''));
-    expect(built, 'Astro reports the pages it built').not.toBeNull();
-    expect(Number(built![1])).toBeLessThan(20);
     expect(logs.miss).toMatch(/pages: page workers: \d+ pages in \d+ workers/);
     const all = files(astroOnly);
     // Every output of the step: pages, endpoints, 404, client assets, public files.

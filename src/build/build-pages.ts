@@ -134,8 +134,7 @@ export async function buildPages(opts: PagesOptions): Promise<PagesWritten> {
  * cached. The JSON tree then joins the pages, one rename per top-level entry.
  */
 export async function openPages(opts: PagesOptions): Promise<PagesStep> {
-  const verbose = process.env.EVI_ASTRO_LOG === '1';
-  const log = opts.log ?? ((l: string) => verbose && console.error(l));
+  const log = opts.log ?? (() => {});
   process.env.EVI_VIEWS_DIR = opts.viewsDir;
   process.env.ASTRO_TELEMETRY_DISABLED = '1';
   const workers = pageWorkers();
@@ -193,7 +192,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
 
   let compile: { run: ReturnType<typeof compileInWorker>; t0: number; t1: number; early: boolean } | null = null;
   const startCompile = (early: boolean) => {
-    const c = (compile = { t0: performance.now(), t1: 0, early, run: compileInWorker({ root: opts.root, outDir: inside, compiled: workers > 0 ? compiled : null, workerRoutes: WORKER_ROUTES, siteUrl: opts.siteUrl, verbose }) });
+    const c = (compile = { t0: performance.now(), t1: 0, early, run: compileInWorker({ root: opts.root, outDir: inside, compiled: workers > 0 ? compiled : null, workerRoutes: WORKER_ROUTES, siteUrl: opts.siteUrl }) });
     c.run.done.then(
       () => (c.t1 = performance.now()),
       () => {}, // awaited in finish

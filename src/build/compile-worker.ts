@@ -16,11 +16,7 @@ export interface CompileJob {
   /** The worker routes, for the recipe. */
   workerRoutes: string[];
   siteUrl: string;
-  verbose: boolean;
 }
-
-/** Tests only: `1` makes the compile answer no recipe (the build keeps Astro's pages, no cache entry). */
-export const NO_RECIPE_ENV = 'EVI_PAGES_NO_RECIPE';
 
 export type CompileAnswer = { made: Awaited<ReturnType<typeof makeRecipe>> | null } | { error: string };
 
@@ -32,11 +28,10 @@ try {
     root: job.root,
     outDir: job.outDir,
     site: job.siteUrl,
-    logLevel: job.verbose ? 'info' : 'warn',
+    logLevel: 'warn',
     integrations: job.compiled ? [keepCompiled({ to: job.compiled })] : [],
   });
-  let made = job.compiled ? await makeRecipe(job.compiled, job.outDir, job.workerRoutes) : null;
-  if (made && process.env[NO_RECIPE_ENV] === '1') made = { ...made, recipe: null, why: `${NO_RECIPE_ENV}=1` };
+  const made = job.compiled ? await makeRecipe(job.compiled, job.outDir, job.workerRoutes) : null;
   parentPort!.postMessage({ made } satisfies CompileAnswer);
 } catch (e) {
   parentPort!.postMessage({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies CompileAnswer);
