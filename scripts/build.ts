@@ -1,10 +1,8 @@
 /**
- * npm run build (scripts/build.mjs runs this module from its bundle; `node --import tsx
- * scripts/build.ts` runs it as it is, the same build). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
- * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
- * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
- * EVI_DEPLOY (node|worker|pages|nginx|static, default node), EVI_ALLOW_OLDER_MONTH=1 (replace
- * a live release of a later month), EVI_DEBUG=1 (a failed build prints its stack trace).
+ * npm run build (scripts/build.mjs runs this module from its bundle). Environment:
+ * EVI_DATA_DIR (data), EVI_OUT_DIR (dist), EVI_CACHE_DIR (.cache/months; "off" disables),
+ * SITE_URL, SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only), EVI_DEPLOY (default node),
+ * EVI_ALLOW_OLDER_MONTH=1, EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
 import { ROOT } from '../src/build/bundle-file.mjs';
@@ -14,7 +12,7 @@ import { PublishGateError } from '../src/core/gate.ts';
 import { stopMessage } from '../src/build/stop-message.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
-// The project's folder, from a module of src/build: this module also runs from its bundle (scripts/build.mjs).
+// The project's folder, from a module of src/build: this module also runs from its bundle.
 const root = resolve(ROOT);
 const env = process.env;
 const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;
@@ -27,13 +25,11 @@ if (!DEPLOY_TARGETS.includes(deploy)) {
   console.error(`EVI_DEPLOY must be one of ${DEPLOY_TARGETS.join(', ')}, got "${env.EVI_DEPLOY}"`);
   process.exit(1);
 }
-// Unset or empty: the default (an empty value would otherwise be the current folder, here and
-// for EVI_OUT_DIR below).
+// Empty is the default too (it would otherwise resolve to the current folder).
 const dataDir = resolve(env.EVI_DATA_DIR || 'data');
 const cache = env.EVI_CACHE_DIR || '.cache/months';
 const cacheDir = cache === 'off' ? null : resolve(cache);
-// Every absolute link is built on SITE_URL. Unset, it is the local server this machine will
-// run (`npm start`): the PORT and HOST it listens on, so `PORT=4501 npm start` links right.
+// Unset SITE_URL: the local server `npm start` will run, on its PORT and HOST.
 const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
 const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
 if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);

@@ -1,10 +1,7 @@
 /**
- * `npm run preview:nginx`: the self-hosted deployment on this machine, in one command. The
- * Node server (the handler, the rate limit counting the client nginx saw: one trusted
- * proxy) on a free loopback port, and nginx in front of it on PORT (8080) of HOST
- * (127.0.0.1), with deploy/nginx.conf rendered into a temporary folder of its own; DIST_DIR
- * (dist) is the built site. RATE_LIMIT_PER_MINUTE as for `npm run serve`. Ctrl-C or SIGTERM
- * stops both and removes the folder.
+ * `npm run preview:nginx`: the self-hosted deployment in one command: the Node server on a
+ * free loopback port (one trusted proxy) and nginx in front of it on PORT of HOST, with
+ * deploy/nginx.conf rendered into a temporary folder. Ctrl-C or SIGTERM stops both.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -25,8 +22,7 @@ const port = integerFromEnv('PORT', 8080);
 const host = process.env.HOST?.trim() || '127.0.0.1';
 const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-// The address nginx is to listen on, tried first: a port in use gets the one line `npm run
-// serve` gives, and another server there is never taken for this nginx.
+// The address nginx is to listen on, checked first, so another server there is never taken for it.
 await new Promise<void>((done) => {
   const probe = createServer();
   probe.once('error', (error: NodeJS.ErrnoException) => {
@@ -48,8 +44,7 @@ const nginxExit = new Promise<void>((done) => {
   });
 });
 
-// Whatever ends this process, nginx and the folder do not outlive it; and a terminal or pipe
-// that has gone (the command that started this one has ended) does not stop the cleanup.
+// Whatever ends this process, nginx and the folder do not outlive it.
 process.on('exit', () => {
   if (nginx.exitCode === null && nginx.signalCode === null) nginx.kill('SIGKILL');
   rmSync(folder.prefix, { recursive: true, force: true });
@@ -59,7 +54,7 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 let stopping = false;
 async function stop(code: number): Promise<never> {
   stopping = true;
-  // SIGQUIT: nginx finishes the requests under way, then its master and workers exit.
+  // SIGQUIT: nginx finishes the requests under way, then exits.
   if (nginx.exitCode === null && nginx.signalCode === null) nginx.kill('SIGQUIT');
   const late = setTimeout(() => nginx.kill('SIGKILL'), 5000);
   await nginxExit;
@@ -78,8 +73,7 @@ void nginxExit.then(() => {
   console.error(`nginx stopped (exit ${nginx.exitCode ?? nginx.signalCode})`);
   return stop(1);
 });
-// npm may end on SIGTERM without passing it on (its shell between it and this process does
-// not): a parent gone is a stop too, so that nothing outlives the command.
+// npm may not pass SIGTERM on: a parent gone is a stop too.
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent && !stopping) {

@@ -1,10 +1,8 @@
 // @ts-check
 /**
- * A TypeScript module and what it imports as one JavaScript file, kept in node_modules/.cache
- * (where build tools keep what they make) with the list of its inputs and their SHA-256: used
- * while every input is the same, and made again by esbuild (~0.1-0.3 s) when one changed.
- * Plain JavaScript, so that `npm run build` (scripts/build.mjs) can find or make the build's
- * own bundle before anything loads TypeScript; worker-bundle.ts makes the workers' with it.
+ * A TypeScript module and its imports as one JavaScript file, kept in node_modules/.cache with
+ * its inputs' SHA-256 and made again by esbuild when one changed. Plain JavaScript, so that
+ * `npm run build` can find or make the build's own bundle before anything loads TypeScript.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -18,11 +16,9 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'employer-visibility-index', 'workers');
 
 /**
- * @typedef {'bundle' | 'external'} Packages `bundle`: the packages the module imports are in the
- * bundle (zod, PapaParse, Astro's container and runtime: loaded with it in one file).
- * `external`: they are imported from node_modules as the bundle runs (Astro's build and Vite,
- * for the compile worker: they load parts of themselves by path): only the project's own
- * modules are in the bundle.
+ * @typedef {'bundle' | 'external'} Packages `bundle`: the imported packages are in the bundle.
+ * `external`: they are imported from node_modules (Astro's build and Vite load parts of
+ * themselves by path).
  *
  * @typedef {object} Manifest
  * @property {string} bundle the bundle's file name
@@ -38,11 +34,9 @@ const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const manifestOf = (path, dir) => join(dir, `${basename(path, '.ts')}.json`);
 
 /**
- * The bundle of the TypeScript module at `path` (absolute) kept in `dir` when its inputs are
- * unchanged, else made now; null when that fails (the caller then loads the module through tsx).
- * With `anchor` (a file's path), `import.meta.url` in each of the bundle's modules is that file's
- * URL instead of the bundle's: the build's modules find their neighbours (the workers' entries,
- * the project's folder) from their own URL, and are all in one folder, the anchor's.
+ * The bundle of the module at `path`, kept when its inputs are unchanged, else made now; null
+ * when that fails (the caller then uses tsx). With `anchor`, `import.meta.url` in every module
+ * is that file's URL, so the modules still find their neighbours.
  *
  * @param {string} path
  * @param {string} [dir]
@@ -60,10 +54,8 @@ export function bundleOf(path, dir = BUNDLE_DIR, packages = 'bundle', anchor) {
 }
 
 /**
- * The build's own bundle (`npm run build`, scripts/build.mjs): scripts/build.ts and all it
- * imports, packages included, each module's `import.meta.url` that of src/build/run-build.ts
- * (every module of the build that finds a file from its own URL is in src/build;
- * test/build-command.test.ts fails if one elsewhere does). Null: none.
+ * The build's own bundle: scripts/build.ts and all it imports, anchored at
+ * src/build/run-build.ts. Null: none.
  * @returns {string | null}
  */
 export function buildBundle() {
@@ -109,17 +101,13 @@ function kept(path, dir, packages, anchor) {
 }
 
 /**
- * Bundles the module, writes the bundle and then its manifest (each by a rename); null (tsx
- * this time) when an input was written while it was bundled or in the second before, for
- * then the bundle may hold another version of it than the one hashed. The inputs are named
- * relative to the project's folder, so a manifest read from another checkout of the same
- * project is only ever taken for inputs with the same content (and, with an anchor, the same
- * anchor: the bundle names that checkout's files).
+ * Bundles the module, writes the bundle and then its manifest (each by a rename); null when an
+ * input changed while it was bundled, as the bundle may then not match the hashes.
  * @param {string} path @param {string} dir @param {Packages} packages @param {string | null} anchor
  * @returns {string | null}
  */
 function make(path, dir, packages, anchor) {
-  // Loaded only when a bundle is made: esbuild starts its own process for each build.
+  // Loaded only when a bundle is made.
   /** @type {typeof import('esbuild')} */
   const esbuild = createRequire(import.meta.url)('esbuild');
   const started = Date.now();

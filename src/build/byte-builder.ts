@@ -1,14 +1,12 @@
 /**
- * Bytes appended into one buffer that doubles when full. Files assembled piece by piece (a
- * leaderboards CSV, a records shard, a page) are kept as bytes, not as strings that the young
- * generation copies and promotes until the file is whole. Each `append` is encoded alone: a
- * surrogate pair must not be split between two appends.
+ * Bytes appended into one buffer that doubles when full: a file assembled piece by piece kept
+ * as bytes rather than strings. A surrogate pair must not be split between two appends.
  */
 export class ByteBuilder {
   #buf: Buffer;
   #at = 0;
 
-/** `start`: the first buffer's size, or a buffer to fill from its start. */
+  /** `start`: the first buffer's size, or a buffer to fill from its start. */
   constructor(start: number | Buffer = 1 << 16) {
     this.#buf = typeof start === 'number' ? Buffer.allocUnsafeSlow(start) : start;
   }
@@ -17,7 +15,7 @@ export class ByteBuilder {
     return this.#at;
   }
 
-/** The whole buffer (the bytes are its first `length`), to reuse in a later builder. */
+  /** The whole buffer, to reuse in a later builder. */
   get buffer(): Buffer {
     return this.#buf;
   }
@@ -45,7 +43,6 @@ export class ByteBuilder {
     this.#at = n;
   }
 
-  /** Room for `n` more bytes: a buffer at least twice as large, the bytes so far copied in. */
   #room(n: number): void {
     if (this.#at + n <= this.#buf.length) return;
     const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.#buf.length, this.#at + n));

@@ -1,10 +1,7 @@
 /**
- * One entry of the build's caches (parsed months, scored months, past months' views):
- * a header line carrying the digest of the inputs the entry was made from and the
- * SHA-256 and length of its content, then the content. A read checks all three, so a
- * truncated, edited or misplaced entry is never used: it is reported in one warning
- * line, deleted, and the caller computes it again (data-and-rules §1.5: the output is
- * a function of the data folder only).
+ * One entry of the build's caches: a header line (inputs digest, content SHA-256 and length),
+ * then the content. A damaged or misplaced entry is reported, deleted and computed again
+ * (data-and-rules §1.5: the output is a function of the data folder only).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -19,19 +16,13 @@ interface Header {
   key: string;
   sha256: string;
   bytes: number;
-  /** Small facts a reader may want without the content (for example a row count). */
+  /** Small facts a reader may want without the content. */
   info?: Record<string, number | string>;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/**
- * Writes an entry atomically (temporary file, then rename). The content is encoded once,
- * hashed as bytes and written in one synchronous call: a parsed month's entry (10 MiB)
- * takes ~44 ms of CPU so, against ~73 ms when the text was hashed (which encodes it),
- * measured, joined to its header and written asynchronously (encoded again, and written
- * in 512 KiB pieces, a round trip each; BENCHMARKS.md, "Build: ingest, fourth round").
- */
+/** Writes an entry atomically (temporary file, then rename), encoded once and written in one call. */
 export async function writeCacheEntry(path: string, key: string, content: string | Uint8Array, info?: Header['info']): Promise<void> {
   const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const header: Header = { magic: MAGIC, key, sha256: sha256(body), bytes: body.length, ...(info ? { info } : {}) };
@@ -58,10 +49,7 @@ function parseHeader(line: string): Header | null {
   }
 }
 
-/**
- * The entry's header when it is present, made from `key`, and of the right length
- * (a cheap check that reads only the header); `null` otherwise (absent, or reported and deleted).
- */
+/** The entry's header when present, made from `key` and of the right length; else `null`. */
 export async function peekCacheEntry(path: string, key: string, warn: Warn): Promise<Header | null> {
   let handle;
   try {
@@ -85,7 +73,7 @@ export async function peekCacheEntry(path: string, key: string, warn: Warn): Pro
   }
 }
 
-/** The entry's content (bytes) when present and intact; `null` otherwise (absent, or reported and deleted). */
+/** The entry's content when present and intact; else `null`. */
 async function readCacheBytes(path: string, key: string, warn: Warn): Promise<Buffer | null> {
   let data: Buffer;
   try {
@@ -94,7 +82,6 @@ async function readCacheBytes(path: string, key: string, warn: Warn): Promise<Bu
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  // Checked as bytes, then decoded once.
   const nl = data.indexOf(0x0a);
   const header = nl < 0 ? null : parseHeader(data.toString('utf8', 0, nl));
   if (!header) return discard(path, 'has no valid header', warn);
@@ -105,11 +92,7 @@ async function readCacheBytes(path: string, key: string, warn: Warn): Promise<Bu
   return content;
 }
 
-/**
- * The entry's content decoded by `decode` when present, intact and decodable; `null`
- * otherwise (absent, or reported and deleted: a decoding error counts as damage, `what`
- * says how, for example "is not valid JSON").
- */
+/** The entry's content decoded by `decode`; `null` when absent or damaged (a decoding error is damage, `what` says how). */
 export async function readCacheWith<T>(path: string, key: string, warn: Warn, decode: (content: Buffer) => T, what: string): Promise<T | null> {
   const content = await readCacheBytes(path, key, warn);
   if (content === null) return null;
@@ -124,14 +107,9 @@ export async function readCacheWith<T>(path: string, key: string, warn: Warn, de
 export const readCacheJson = <T>(path: string, key: string, warn: Warn): Promise<T | null> => readCacheWith(path, key, warn, (content) => JSON.parse(content.toString('utf8')) as T, 'is not valid JSON');
 
 /**
- * A cache entry that is a folder of files (the past months' views, each month's
- * leaderboards: thousands of files, linked into the output instead of copied). Its
- * `.entry.json`, written last, holds the inputs digest, each file's length, SHA-256 and
- * identity (device, inode, size, modification time), and small facts about the content
- * (`info`). A read checks every file: one still the very file written (same identity) is
- * taken as hashed then; any other (edited in place, replaced, restored from an archive)
- * is read and its SHA-256 checked (and, when it matches, its identity recorded). At reference scale this is ~26,000 stat calls instead
- * of reading and hashing 1.6 GB on every build.
+ * A cache entry that is a folder of files, linked into the output instead of copied. Its
+ * `.entry.json`, written last, holds the inputs digest and each file's length, SHA-256 and
+ * identity; a read hashes again only the files whose identity changed.
  */
 export async function writeCacheFolder(dir: string, key: string, files: Iterable<[string, Uint8Array]>, info?: Header['info']): Promise<{ path: string; bytes: number }[]> {
   const tmp = `${dir}.${process.pid}.tmp`;
@@ -156,17 +134,9 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
   return entries;
 }
 
-/**
- * Writes `bytes` to the file `path` and answers its identity once written, in one open (a
- * folder entry's thousands of files). Synchronous, as the output's writes are
- * (write-json.ts): the promise API's open, write, stat and close, each a round trip to
- * libuv's thread pool, took more CPU for 1,100 files of 20-70 KB (a month's leaderboards)
- * in a scratch measurement: 149-295 ms (median 241) against 76-224 ms (median 94); cold
- * builds by hand, 55.2 s against 57.5 s (BENCHMARKS.md, "Build: a past month scored once").
- */
+/** Writes `bytes` to `path` and answers its identity, in one open; synchronous, as the output's writes are. */
 function writeNew(path: string, bytes: Uint8Array): BigIntStats {
-  // Read-only: the live release links these very files, so an edit needs a change of mode
-  // first, and any edit changes the change time the identity holds.
+  // Read-only: the live release links these very files.
   const fd = openSync(path, 'w', 0o444);
   try {
     for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
@@ -176,12 +146,7 @@ function writeNew(path: string, bytes: Uint8Array): BigIntStats {
   }
 }
 
-/**
- * A file's identity as the file system keeps it: a write in place changes the modification
- * and change times, a replacement the inode. The change time cannot be set back, so an edit
- * that restores the modification time is caught too (as is a hard link made or removed,
- * after which the file is hashed once again).
- */
+/** A file's identity: an edit changes its times, a replacement its inode. */
 const statKey = identityOf;
 
 export interface FolderEntry {
@@ -208,8 +173,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   let restat = false;
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
-    // The same file as written, untouched since (inode, size, modification time in ns):
-    // its content is the one hashed then. Anything else is read and hashed again.
+    // The same file as written, untouched since: its content is the one hashed then.
     const st = statSync(file, { bigint: true, throwIfNoEntry: false });
     if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && statKey(st) === f.stat) {
       rememberDigest(st, f.sha256);
@@ -226,7 +190,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
     if (createHash('sha256').update(bytes).digest('hex') !== f.sha256) return discardFolder(dir, `has ${f.path} not matching its digest (edited or damaged)`, warn);
     out.push({ path: f.path, file, bytes: f.bytes });
     if (st) rememberDigest(st, f.sha256);
-    // Verified: its identity now is that of these bytes (an entry restored from an archive, or written before identities were kept).
+    // Verified: record its identity now.
     if (st) {
       f.stat = statKey(st);
       restat = true;

@@ -1,9 +1,7 @@
 /**
- * The build's caches in one place: what each entry holds, where it lives and the digest
- * of exactly the inputs it was made from (data-and-rules §1.5: the output is a function
- * of the data folder only; a build with the caches equals one without). The entry format
- * and its integrity checks are cache-file.ts. Every cache lives in one folder
- * (`EVI_CACHE_DIR`, default `.cache/months`), safe to delete.
+ * The build's caches: what each entry holds, where it lives and the digest of exactly the
+ * inputs it was made from (data-and-rules §1.5: a build with the caches equals one without).
+ * All in one folder (`EVI_CACHE_DIR`, default `.cache/months`), safe to delete.
  *
  * | entry | made from |
  * |---|---|
@@ -11,10 +9,9 @@
  * | scored month `scored-YYYY-MM-<key>.json` | the parsed month's key, the registry |
  * | a month's leaderboards and CSV `boards-YYYY-MM-<key>/` | that month's and the previous month's names and keys, the registry |
  * | past month's views `month-views-YYYY-MM-<key>/` | every month up to it, the registry, the site origin, the shard count |
- * | compiled pages `pages-<key>/` | the files Astro's compile reads (src/, public/, astro.config.mjs, tsconfig.json, package-lock.json), the project folder, the site origin, Node's version (pages-cache.ts) |
+ * | compiled pages `pages-<key>/` | the files Astro's compile reads, the project folder, the site origin, Node's version |
  *
- * Folder entries are hard-linked into the output; the current month's scored result and
- * views are stored too, under the keys the next build (one month more) looks up.
+ * Folder entries are hard-linked into the output.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -25,7 +22,7 @@ import type { Registry } from '../core/registry.ts';
 const PARSED_VERSION = 'evi-month-3';
 /** Bump when scoring or the stored form changes. */
 const SCORED_VERSION = 'evi-scored-2';
-/** Bump whenever a past month's stored form changes (4: the profiles' records, shaped by the API). */
+/** Bump whenever a past month's stored form changes. */
 const MONTH_VIEWS_VERSION = 'evi-month-views-4';
 
 /** Where an entry lives and the digest of its inputs (checked on every read). */
@@ -49,7 +46,7 @@ export function parsedMonthEntry(cacheDir: string, month: string, lookupsKey: st
   return { path: join(cacheDir, `${month}-${key.slice(0, 32)}.bin`), key };
 }
 
-/** A build's registry is read once and never changed: the scoring and the month files share its hash (~0.1 s at reference scale). */
+/** A build's registry never changes: its hash is computed once. */
 const registryHashes = new WeakMap<Registry, string>();
 
 /** Everything of the registry that scoring reads. */
@@ -71,20 +68,16 @@ export function scoredMonthEntry(cacheDir: string, month: string, contentKey: st
   return { path: join(cacheDir, `scored-${month}-${key.slice(0, 32)}.json`), key };
 }
 
-/** A past month's views (a folder entry): they depend on the months up to it (their content keys, oldest first). */
+/** A past month's views: they depend on the months up to it (content keys, oldest first). */
 export function monthViewsEntry(cacheDir: string, month: string, o: { regHash: string; shards: number; contentKeys: string[] }): CacheEntryRef {
   const key = sha256(MONTH_VIEWS_VERSION, o.regHash, String(o.shards), o.contentKeys.join('\n'));
   return { path: join(cacheDir, `month-views-${month}-${key.slice(0, 32)}`), key };
 }
 
-/** Bump whenever a month's leaderboards or their CSV change (2: the overall boards' binary form, `all.bin`, joined them). */
+/** Bump whenever a month's leaderboards or their CSV change. */
 const BOARDS_VERSION = 'evi-boards-2';
 
-/**
- * A month's leaderboards and their CSV download (a folder entry): they depend on the
- * month's and the previous month's results (previous ranks), so on those two months'
- * names and content keys, and the registry.
- */
+/** A month's leaderboards and CSV: they depend on this and the previous month (previous ranks) and the registry. */
 export function boardsEntry(cacheDir: string, month: string, o: { regHash: string; contentKey: string; previous: { month: string; contentKey: string } | null }): CacheEntryRef {
   const key = sha256(BOARDS_VERSION, o.regHash, month, o.contentKey, o.previous ? `${o.previous.month}\n${o.previous.contentKey}` : '');
   return { path: join(cacheDir, `boards-${month}-${key.slice(0, 32)}`), key };
@@ -93,7 +86,7 @@ export function boardsEntry(cacheDir: string, month: string, o: { regHash: strin
 /** Bump whenever what the compiled-pages entry holds, or how a hit renders from it, changes. */
 export const PAGES_VERSION = 'evi-pages-1';
 
-/** The modules Astro compiled for the pages, its client assets and the recipe of every route (a folder entry; `inputsKey` from pages-cache.ts). */
+/** The modules Astro compiled for the pages, its client assets and every route's recipe. */
 export function pagesEntry(cacheDir: string, inputsKey: string): CacheEntryRef {
   const key = sha256(PAGES_VERSION, inputsKey);
   return { path: join(cacheDir, `pages-${key.slice(0, 32)}`), key };

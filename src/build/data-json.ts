@@ -1,8 +1,4 @@
-/**
- * The optional JSON files of the data folder (`accept-drops.json`, `releases.json`,
- * `corrections.json`, `dataset.json`): absent is `empty`; not JSON, or not of its zod
- * schema, is a {@link DataError} naming the file and each problem's path.
- */
+/** An optional JSON file of the data folder: absent is `empty`; invalid is a {@link DataError} naming each problem. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';

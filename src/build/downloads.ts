@@ -1,9 +1,6 @@
 /**
- * Bulk downloads: per month, every leaderboard entry of every context as one gzip CSV;
- * for the current month, every profile as gzip NDJSON; a manifest per month and one for
- * the whole dataset (files, bytes, rows, SHA-256, columns with types and meanings,
- * license, how to cite). Files are byte-for-byte reproducible: fixed column and row
- * order, gzip without a timestamp.
+ * Bulk downloads: per month every leaderboard entry as one gzip CSV, the current month's
+ * profiles as gzip NDJSON, and manifests. Byte-for-byte reproducible (gzip without a timestamp).
  */
 import { createHash } from 'node:crypto';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -71,25 +68,17 @@ export interface MonthManifest {
 const gzip = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 });
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-/** A field as PapaParse's writer puts it (`csvField`): these in its text, or a space at either end, make it quoted. */
+/** What makes PapaParse's writer quote a field. */
 const QUOTED = /[\r\n",\ufeff]|^ | $/;
 
-/**
- * One field of a CSV line, as PapaParse's writer (`Papa.unparse`, default options) writes
- * it: null empty, a number as `String` writes it, a string quoted (quotes doubled) only when
- * it needs to be.
- */
+/** One field of a CSV line as `Papa.unparse` writes it: null empty, a string quoted only when needed. */
 export function csvField(v: string | number | null): string {
   if (v === null) return '';
   if (typeof v === 'number') return String(v);
   return QUOTED.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
-/**
- * Collects a month's leaderboards, in the order the build writes them, into one CSV:
- * RFC 4180 with a header line, `\n` line ends, empty fields for null; the bytes of
- * PapaParse's writer. Each line becomes bytes as its row comes, so that no line outlives it.
- */
+/** Collects a month's leaderboards into one CSV, the bytes of PapaParse's writer, encoded row by row. */
 export class LeaderboardCsv {
   readonly #bytes: ByteBuilder;
   #rows = 0;
@@ -132,7 +121,7 @@ export class LeaderboardCsv {
 
 }
 
-/** What a month's manifest says of its leaderboards CSV, placed in the output beforehand (it may come from the cache). */
+/** What a month's manifest says of its leaderboards CSV (which may come from the cache). */
 export type CsvFacts = {
   rows: number;
   bytes: number;
@@ -153,16 +142,12 @@ export interface ProfilesGz {
 /** How much NDJSON text {@link ProfilesGzip} hands zlib at a time. */
 const PROFILES_CHUNK = 1 << 20;
 
-/** The profiles download's deflate level: zlib's default; level 9 costs three times the CPU for a slightly smaller file. */
+/** The profiles download's deflate level: zlib's default; level 9 costs far more CPU for little. */
 export const PROFILES_GZIP_LEVEL = 6;
 
 /**
  * The current month's profiles as gzip NDJSON, compressed on libuv's thread pool while the
- * profiles are made (`add`: one line each), so that neither the compression nor one string
- * of every line sits on the build's thread. The bytes are gzipSync's of the whole text:
- * deflate's output does not depend on how its input is cut. Lines are encoded into chunk
- * buffers that come back once zlib has read them; zlib's output buffer holds a whole
- * compressed chunk, so that it reads each chunk in one turn of the event loop.
+ * profiles are made, off the build's thread. The bytes equal gzipSync's of the whole text.
  */
 export class ProfilesGzip {
   readonly #zip = createGzip({ level: PROFILES_GZIP_LEVEL, chunkSize: PROFILES_CHUNK });
@@ -184,7 +169,7 @@ export class ProfilesGzip {
   }
 
   add(line: string): void {
-    // a UTF-16 code unit is at most 3 bytes of UTF-8; a line longer than a chunk grows its own
+    // a UTF-16 code unit is at most 3 bytes of UTF-8
     if (this.#chunk && this.#chunk.length + 3 * line.length + 1 > this.#chunk.buffer.length) this.#flush();
     this.#chunk ??= new ByteBuilder(this.#free.pop() ?? this.#newBuffer());
     this.#chunk.append(line);
@@ -193,12 +178,12 @@ export class ProfilesGzip {
     if (this.#chunk.length >= PROFILES_CHUNK) this.#flush();
   }
 
-  /** How many chunk buffers were made (the rest of the chunks reused one zlib had read). */
+  /** How many chunk buffers were made. */
   get buffers(): number {
     return this.#buffers;
   }
 
-  /** How many pieces of output zlib has handed back (one at most an answer). */
+  /** How many pieces of output zlib has handed back. */
   get answers(): number {
     return this.#parts.length;
   }
@@ -226,12 +211,12 @@ export class ProfilesGzip {
     if (!chunk) return;
     this.#chunk = null;
     const buffer = chunk.buffer;
-    // zlib holds the bytes until it has read them: then (the write's callback) the buffer is free again
+    // free again once zlib has read it
     this.#zip.write(chunk.view(), () => this.#free.push(buffer));
   }
 }
 
-/** Writes a month's profiles file (the current month only) and its manifest; returns the manifest. */
+/** Writes a month's profiles file (current month only) and its manifest. */
 export function writeMonthDownloads(
   out: JsonWriter,
   opts: { name: string; month: string; leaderboards: CsvFacts; profiles: ProfilesGz | null; dataset: Dataset; urls: SiteUrls },

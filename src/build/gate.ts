@@ -24,10 +24,7 @@ export function monthFacts(r: MonthResult, scoredRows: number): MonthFacts {
 
 const acceptances = (dataDir: string): Promise<AcceptDrops> => readDataJson(dataDir, ACCEPT_FILE, AcceptDropsSchema, []);
 
-/**
- * Stops the build with a {@link PublishGateError} when the new current month fails the
- * gate and no acceptance names it; otherwise returns what health and the report say.
- */
+/** Stops the build when the new month fails the gate and no acceptance names it; else returns health and report facts. */
 export async function publishGate(
   dataDir: string,
   facts: MonthFacts[],

@@ -1,21 +1,11 @@
 /**
- * Configuration for hosts that serve `dist/` as static files, derived from the endpoint
- * table (`src/api/endpoints.ts`): `_headers` / `_redirects` for hosts that read them
- * (Cloudflare Pages and Workers assets, Netlify) and `serve.json` for `serve`
- * (`npm run serve:static`). Every endpoint with a static form gets its public paths
- * (versioned and unversioned) rewritten to its file, with the JSON content type, CORS and
- * a cache life. Nothing here lists an endpoint by hand.
+ * Configuration for hosts that serve `dist/` as static files, derived from the endpoint table:
+ * `_headers` / `_redirects` (Cloudflare, Netlify) and `serve.json` (`serve`). Every static
+ * endpoint's public paths are rewritten to its file, with JSON type, CORS and a cache life.
  *
- * What each static host can do about the rest of `/api` (issue 10, rule 1):
- * - an unknown path: Cloudflare Pages answers the nearest `404.html`, so a `static` build's
- *   `api/404.html` holds a JSON not-found body, served by `_headers` as JSON with CORS;
- *   `serve` has one HTML 404 page for the whole site, so `npm run serve:static`
- *   (scripts/serve-static.ts, serve's engine serve-handler) sends that same file for `/api`.
- * - query parameters: Cloudflare's `_redirects` and `serve.json` cannot match them, so a
- *   query form gets the default file. Netlify's `_redirects` can: for a `static` build,
- *   every query parameter of a static endpoint is refused with a JSON 400 there
- *   (Cloudflare skips those lines, which have four fields, with a warning); the last line
- *   sends the rest of `/api` to the JSON 404, as Netlify's custom 404 per folder.
+ * The rest of `/api` on a `static` build: an unknown path gets `api/404.html`, a JSON
+ * not-found body; query parameters are refused with a JSON 400 only where the host can
+ * match them (Netlify); elsewhere a query form gets the default file.
  */
 import { CACHE_POLICIES, ENDPOINTS, deploymentOf, runsFunction, staticRewrites } from '../api/endpoints.ts';
 import type { Endpoint } from '../api/endpoints.ts';
@@ -34,10 +24,8 @@ export const API_NOT_FOUND_FILE = 'api/404.html';
 export const API_QUERY_FILE = 'api/query-not-answered.json';
 
 /**
- * The cache life of the static `/api` files. Where the function runs it answers `/api`
- * itself and these headers serve only hosts without it; on a `static` build one header
- * set covers a path's file and its 404 alike, so every answer gets the error's short life
- * (the host's own CDN keeps the files until the next deploy anyway).
+ * The cache life of the static `/api` files. On a `static` build one header set covers a
+ * path's file and its 404 alike, so every answer gets the error's short life.
  */
 function staticApiCacheControl(target: DeployTarget): string {
   if (!runsFunction(target)) return CACHE_ERROR;
@@ -46,10 +34,7 @@ function staticApiCacheControl(target: DeployTarget): string {
   return [...policies][0]!;
 }
 
-/**
- * Netlify's query-parameter rules (`/path name=:value /file 400!`): every query parameter
- * of every spelling of a static endpoint gets the JSON 400 instead of the default file.
- */
+/** Netlify's query-parameter rules: every query parameter of a static endpoint gets the JSON 400. */
 function queryRefusals(target: DeployTarget): string[] {
   const lines: string[] = [];
   for (const { from, endpoint } of staticRewrites(target)) for (const name of Object.keys(endpoint.query.shape)) lines.push(`${from} ${name}=:value /${API_QUERY_FILE} 400!\n`);
@@ -57,18 +42,14 @@ function queryRefusals(target: DeployTarget): string[] {
 }
 
 /**
- * `_redirects`: every public path of a static endpoint -> its file, as a 200 rewrite. The
- * fixed paths come first: Cloudflare matches those in constant time only above every rule
- * with a placeholder (wrangler says so for each one below). A `static` build puts Netlify's
- * query refusals above them all.
+ * `_redirects`: every public path of a static endpoint -> its file, as a 200 rewrite. Fixed
+ * paths first: Cloudflare matches those in constant time only above every placeholder rule.
  */
 export function redirects(target: DeployTarget): string {
   const rules = staticRewrites(target);
   const fixed = rules.filter((r) => !r.from.includes(':'));
   const rewrites = [...fixed, ...rules.filter((r) => !fixed.includes(r))].map(({ from, to }) => `${from} ${to} 200\n`);
-  // Netlify's custom 404 per folder (its documented `/en/* /en/404.html 404`), last: a path
-  // under /api with no file and no rule above gets the JSON not-found body. Cloudflare has
-  // no 404 status in `_redirects` and skips the line (it answers the nearest 404.html itself).
+  // Netlify's custom 404 per folder, last; Cloudflare skips the line and answers the nearest 404.html.
   const notFound = runsFunction(target) ? [] : [`${API_PREFIX_UNVERSIONED}/* /${API_NOT_FOUND_FILE} 404\n`];
   return [...(runsFunction(target) ? [] : queryRefusals(target)), ...rewrites, ...notFound].join('');
 }
@@ -91,11 +72,7 @@ export function headers(target: DeployTarget): string {
   ].join('\n');
 }
 
-/**
- * `serve.json` for `serve` (https://github.com/vercel/serve-handler#options): the same
- * rewrites and headers; clean URLs so folders answer with their `index.html`, and no
- * directory listings.
- */
+/** `serve.json` for `serve` (serve-handler's options): the same rewrites and headers, clean URLs, no listings. */
 export function serveJson(target: DeployTarget): string {
   const config = {
     cleanUrls: true,
@@ -123,26 +100,17 @@ export function serveJson(target: DeployTarget): string {
   return `${JSON.stringify(config, null, 2)}\n`;
 }
 
-/**
- * `serve` applies rewrites again to their own result, so a spelling rewritten straight to
- * `company/x.json` would match `company/:slug` once more: every other spelling goes to
- * the versioned path first, and only that one to the file.
- */
+/** `serve` rewrites its own result again, so every spelling goes to the versioned path first, and only that to the file. */
 function serveRewrites(target: DeployTarget): { source: string; destination: string }[] {
   return staticRewrites(target).map(({ from, to, canonical }) => ({ source: from, destination: from === canonical ? to : canonical }));
 }
 
 const errorFile = (body: ErrorResponse): string => `${JSON.stringify(body)}\n`;
 
-/**
- * `.assetsignore`: what wrangler leaves out of a Worker's assets, so that the edge does not
- * serve what the Node server refuses. `_headers` and `_redirects` are read by wrangler and
- * never served; `serve.json` is `serve`'s alone. The views stay: the Worker reads them
- * through its assets binding.
- */
+/** `.assetsignore`: what wrangler leaves out of a Worker's assets, so the edge serves no more than the Node server. */
 export const ASSETS_IGNORE = 'serve.json\n';
 
-/** Every host file of the build, by its path under `dist/`, for the deployment the build's index describes. */
+/** Every host file of the build, by its path under `dist/`. */
 export function hostFiles(meta: Pick<MetaView, 'index'>): [string, string][] {
   const target = deploymentOf(meta.index);
   return [

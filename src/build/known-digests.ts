@@ -1,14 +1,12 @@
 /**
- * The SHA-256 of files this build wrote or verified in its cache entries (cache-file.ts),
- * by identity (device, inode, size, modification and change time): the release ledger's
- * digests of the published files (published-files.ts) take them instead of reading the
- * files again. A file whose identity changed since is read and hashed.
+ * The SHA-256 of files this build wrote or verified in its cache entries, by identity, so
+ * the ledger's digests of the published files need not read them again.
  */
 import type { BigIntStats } from 'node:fs';
 
 const known = new Map<string, string>();
 
-/** The identity of a file: an edit, even one that restores the modification time, changes the change time. */
+/** The identity of a file: any edit changes its change time. */
 export const identityOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 
 /** A hard link changes a file's change time, not its content: the published copy is looked up without it. */

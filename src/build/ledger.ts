@@ -1,10 +1,8 @@
 /**
- * The build's side of the release ledger (src/core/ledger.ts): the digests of every
- * month's leaderboards, the files `data/releases.json` and `data/corrections.json`,
- * and the verdict. A new month is recorded in `data/releases.json` by the build that
- * first publishes it, after the swap; commit that file with the month. `EVI_LEDGER=strict` (the deploy
- * workflow) also stops a build where a month other than the newest is not recorded,
- * so no published month goes unguarded.
+ * The build's side of the release ledger (src/core/ledger.ts): month digests, the files
+ * `data/releases.json` and `data/corrections.json`, and the verdict. A new month is recorded
+ * by the build that first publishes it. `EVI_LEDGER=strict` also stops a build where a past
+ * month is not recorded.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +21,7 @@ export const CORRECTIONS_FILE = 'corrections.json';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Each company's slug as JSON text (a build's registry is never changed: made once). */
+/** Each company's slug as JSON text, made once per registry. */
 const quotedSlugs = new WeakMap<Registry, string[]>();
 
 function quoted(reg: Registry): string[] {
@@ -36,12 +34,9 @@ function quoted(reg: Registry): string[] {
 }
 
 /**
- * The digests of one month: per board (16 hex digits) and of the whole month. A board's
- * digest is that of the JSON text `[k,[[slug,hits,mentions],...]]` (its rows in order):
- * written here directly from the slugs' JSON texts (made once per registry) and the
- * integers (an Int32Array's values print the same in JSON and in a template), not by
- * building the rows and stringifying them (~20 ms a month at reference scale, 25 months
- * in every build); {@link monthRecordByStringify} is the reference the test compares with.
+ * The digests of one month: per board and of the whole month. A board's digest is that of
+ * the JSON text `[k,[[slug,hits,mentions],...]]`, written directly rather than by stringifying
+ * rows; {@link monthRecordByStringify} is the reference the test compares with.
  */
 export function monthRecord(reg: Registry, r: MonthResult): MonthRecord {
   const q = quoted(reg);
@@ -81,7 +76,7 @@ function recordOf(month: string, boards: Record<string, string>, rankedCompanies
   };
 }
 
-/** {@link monthRecord} as it was first written (rows built, then JSON.stringify): the reference for the test. */
+/** {@link monthRecord} by JSON.stringify of the rows: the reference for the test. */
 export function monthRecordByStringify(reg: Registry, r: MonthResult): MonthRecord {
   const boards: Record<string, string> = {};
   const ranked = new Set<number>();
@@ -124,7 +119,7 @@ function describer(reg: Registry, results: MonthResult[], previousOut: string | 
   };
 }
 
-/** What {@link checkLedger} decided, for {@link checkPublishedFiles} and {@link writeLedger}. */
+/** What {@link checkLedger} decided. */
 export interface LedgerPlan {
   /** The ledger as read. */
   before: Ledger;
@@ -133,15 +128,11 @@ export interface LedgerPlan {
   corrections: Correction[];
   /** Months a correction of their leaderboards was accepted for in this build. */
   correctedNow: Set<string>;
-  /** Per past month, the correction of its files not yet applied (listed in `ledger` already). */
+  /** Per past month, the correction of its files not yet applied. */
   pending: Map<string, Correction>;
 }
 
-/**
- * Checks every month's leaderboards against the ledger; stops with a {@link FrozenMonthError}
- * on an unrecorded change. Writes nothing: the ledger is written with the release
- * ({@link writeLedger}), once it went live.
- */
+/** Checks every month's leaderboards against the ledger; stops on an unrecorded change. Writes nothing. */
 export async function checkLedger(opts: {
   dataDir: string;
   registry: Registry;
@@ -151,7 +142,7 @@ export async function checkLedger(opts: {
   methodologyVersion: string;
   previousOut: string | null;
   log: (line: string) => void;
-  /** Each result's {@link monthRecord}, when the caller made them already (as the results came). */
+  /** Each result's {@link monthRecord}, when the caller made them already. */
   records?: MonthRecord[];
 }): Promise<LedgerPlan> {
   const ledger = await readDataJson(opts.dataDir, LEDGER_FILE, LedgerSchema, { version: 1, months: [] });
@@ -171,10 +162,8 @@ export async function checkLedger(opts: {
 }
 
 /**
- * Checks the files every past month publishes (written under `site`) against the ledger:
- * stops with a {@link FrozenMonthError} naming the folders, files and fields that would
- * change, unless a correction covers them; records them for a month that has no record yet.
- * The newest month is provisional and not recorded. Returns the ledger to write.
+ * Checks the files every past month publishes against the ledger: stops naming what would
+ * change unless a correction covers it; records a month not yet recorded. Returns the ledger.
  */
 export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; origin: string; log: (line: string) => void }): Ledger {
   const past = o.months.slice(0, -1);
@@ -197,10 +186,7 @@ export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: s
   return { version: 1, months: entries };
 }
 
-/**
- * Writes the ledger, once the release it describes went live: a build that fails records
- * nothing.
- */
+/** Writes the ledger once its release went live: a build that fails records nothing. */
 export async function writeLedger(dataDir: string, before: Ledger, next: Ledger, log: (line: string) => void): Promise<void> {
   const text = `${JSON.stringify(next, null, 1)}\n`;
   const path = join(dataDir, LEDGER_FILE);

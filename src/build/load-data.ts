@@ -34,14 +34,14 @@ export interface LoadOptions {
 export interface LoadedData {
   registry: Registry;
   months: MonthFile[];
-  /** Month `i`'s aggregate: read back from the cache when there is one, so that one month is in memory at a time. */
+  /** Month `i`'s aggregate, read back from the cache so that one month is in memory at a time. */
   aggregate(i: number): Promise<MonthAggregate>;
   /** Month `i`'s columns, as the scoring reads them ({@link readColumns}). */
   columns(i: number): Promise<MonthColumns>;
   /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readColumns}). */
   aggregateSource(i: number): AggregateSource;
   cacheHits: number;
-  /** Month `i`'s content hash (file and lookups), null without a cache: keys what is derived from it. */
+  /** Month `i`'s content hash (file and lookups), null without a cache. */
   contentKey: (string | null)[];
 }
 
@@ -87,7 +87,7 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
 /** Parser workers get a large young generation: a month's rows are short-lived. */
 const PARSER_YOUNG_GENERATION_MB = 96;
 
-/** A pool of `size` parser workers, their heap cap set by the largest of the month files at `paths`. */
+/** A pool of `size` parser workers, their heap cap set by the largest month file. */
 export function parserPool(size: number, paths: string[]): WorkerPool {
   return new WorkerPool(size, workerHeapMb(paths), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
 }
@@ -133,16 +133,14 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     if (parsed.stored) cachePaths[i] = key;
     else aggregates[i] = parsed.aggregate;
   };
-  // Handled at once (the loop below still awaits its reads): Promise.all at the end reports the first failure.
+  // Promise.all at the end reports the first failure.
   const start = (job: { i: number; key: string | null }) => {
     const p = parseOne(job);
     p.catch(() => {});
     parsing.push(p);
   };
   try {
-    // Months are hashed one after the other in this thread; each month to parse goes to the
-    // parser workers as soon as it is known, so that hashing, the workers' start and the
-    // parsing overlap.
+    // Each month to parse goes to the workers as soon as it is known: hashing and parsing overlap.
     for (const [i, f] of months.entries()) {
       let key: string | null = null;
       if (opts.cacheDir) {
@@ -198,26 +196,20 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   };
 }
 
-/**
- * Where a month's aggregate is: in memory (no cache), or in its parsed-month cache entry.
- * A plain value, so that a worker thread can read the month itself.
- */
+/** Where a month's aggregate is: in memory, or in its cache entry (a plain value a worker can read). */
 export type AggregateSource = { aggregate: MonthAggregate } | { entry: { path: string; key: string }; file: MonthFile; lookups: Lookups };
 
 export async function readAggregate(src: AggregateSource, log: (line: string) => void): Promise<MonthAggregate> {
   return 'aggregate' in src ? src.aggregate : aggregateOf(await readColumns(src, log));
 }
 
-/**
- * A month's columns, as the scoring reads them: from its cache entry, the names' lists left
- * where the entry holds them (unpackColumns), instead of an array each.
- */
+/** A month's columns, as the scoring reads them, from its cache entry when there is one. */
 export async function readColumns(src: AggregateSource, log: (line: string) => void): Promise<MonthColumns> {
   if ('aggregate' in src) return columnsOf(src.aggregate);
   const f = src.file;
   const stored = await readCacheWith(src.entry.path, src.entry.key, log, unpackColumns, 'is not a parsed month');
   if (stored) return { ...stored, file: f.display };
-  // Damaged since it was looked up: parse the month again (its problems were all reported on the first read).
+  // Damaged since it was looked up: parse the month again.
   const parsed = await parseMonthFile(f.path, f.display, f.month, src.lookups);
   if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
   return columnsOf(parsed.aggregate);

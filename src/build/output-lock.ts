@@ -1,12 +1,7 @@
 /**
- * One build at a time per output: a lock folder beside the output (`.dist.build.lock`,
- * proper-lockfile), taken before anything is written and held until the swap is done and
- * the ledger written. A second build stops at once, naming the holder. A build that was
- * killed leaves no stuck lock: its process id, kept in the lock, is gone (the lock is taken
- * over at once), and proper-lockfile counts a lock not refreshed for 5 minutes as stale.
- *
- * Also the guard against going back a month: a build whose newest month is older than the
- * live release's stops, unless told to (`allowOlder`, EVI_ALLOW_OLDER_MONTH=1).
+ * One build at a time per output: a lock folder beside the output (proper-lockfile), held
+ * until the ledger is written. A second build stops, naming the holder; a killed holder's
+ * lock is taken over by its process id. Also the guard against going back a month.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -34,8 +29,7 @@ export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
   const { lock } = await import('proper-lockfile');
   const lockfilePath = lockPathOf(outDir);
   mkdirSync(dirname(outDir), { recursive: true });
-  // Refreshed every 10 s, stale after 5 minutes without: a build's thread may be busy for many
-  // seconds at a time, and a killed build is found by its process id at once anyway.
+  // A long stale time: a build's thread may be busy for a while; a killed build is found by its pid.
   const take = () => lock(dirname(outDir), { lockfilePath, realpath: false, stale: 300_000, update: 10_000, retries: 0, onCompromised: () => {} });
   let release: () => Promise<void>;
   try {
@@ -59,8 +53,7 @@ export async function lockOutput(outDir: string): Promise<() => Promise<void>> {
   // proper-lockfile removes the lock folder, which must then be empty
   return async () => {
     rmSync(pidFile, { force: true });
-    // A refresh that came late counts as a compromised lock to proper-lockfile, whose release
-    // then fails: the folder is still this build's, and goes.
+    // A late refresh makes proper-lockfile's release fail: the folder is still this build's.
     await release().catch(() => rmSync(lockfilePath, { recursive: true, force: true }));
   };
 }

@@ -1,7 +1,6 @@
 /**
- * The compiled pages in the build cache (caches.ts `pagesEntry`) and the recipe that renders
- * every route from them, so that a build whose page sources did not change skips `astro build`.
- * Keyed by every file the compile reads, the project folder, the site origin and Node's version.
+ * The compiled pages in the build cache and the recipe that renders every route from them, so
+ * that a build whose page sources did not change skips `astro build`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -41,7 +40,7 @@ export interface RouteRecipe {
   kind: 'page' | 'endpoint';
   /** Where the page goes in the output; null for the page workers' routes. */
   out: string | null;
-  /** What Astro's pipeline adds before `</head>` (stylesheet links), from its file of the route's first page. */
+  /** What Astro's pipeline adds before `</head>` (stylesheet links). */
   chrome: string;
 }
 
@@ -53,7 +52,6 @@ export interface PagesRecipe {
   statics: string[];
 }
 
-/** The entry's three parts. */
 export const SERVER = 'server';
 export const STATIC = 'static';
 export const RECIPE = 'recipe.json';

@@ -54,13 +54,8 @@ export interface MonthOutcome extends ParsedMonth {
 }
 
 /**
- * Parses a month and, when it is valid and `job.store` is set, writes its cache entry
- * from the thread that parsed it: a parser worker hands back only the row count, not
- * the aggregate (no structured clone of ~100,000 arrays, no encoding on the main thread).
- * The entry is written from the month's columns, so that no array is made per name list:
- * six reference months in one thread, as a parser worker does them, took 13.9 s of CPU
- * instead of 17.5 s through the aggregate (with the first month's gunzip in one piece;
- * BENCHMARKS.md, "Build: a thread's first month, and the names' lists as columns").
+ * Parses a month and, when valid and `job.store` is set, writes its cache entry from the
+ * parsing thread, from the columns: a worker hands back only the row count, not the aggregate.
  */
 export async function runMonthJob(job: MonthJob): Promise<MonthOutcome> {
   const { columns, ...parsed } = await readMonth(job.path, job.display, job.month, job.lookups);

@@ -1,8 +1,6 @@
 /**
- * What a month publishes under its permanent URLs and downloads, as the release ledger
- * records it (src/core/ledger.ts `files`): per folder of the month's files, the digest of
- * their names and contents. A file linked from a cache entry whose content this build
- * verified or wrote (known-digests.ts) is not read again; any other is read and hashed.
+ * What a month publishes, as the release ledger records it: per folder, the digest of its
+ * files' names and contents. Files whose digest this build already knows are not read again.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,14 +30,12 @@ function filesUnder(dir: string, prefix = ''): string[] {
   return out.sort();
 }
 
-/** How many files {@link fileDigest} read and hashed (the others' digests were known), for the build's log. */
+/** How many files {@link fileDigest} read and hashed, for the build's log. */
 export const hashed = { files: 0, bytes: 0 };
 
 /**
- * A file's SHA-256: the one known for its identity, else read and hashed. With `origin`, a
- * file that names the site's origin (a download manifest's URLs, written by every build) is
- * hashed with it replaced by `{origin}`: the same month built for a preview or a test origin
- * has the same digests.
+ * A file's SHA-256, known or read and hashed. With `origin`, the site's origin is hashed as
+ * `{origin}`, so a month built for another origin has the same digests.
  */
 export function fileDigest(path: string, origin?: string): string {
   const st = statSync(path, { bigint: true });
@@ -51,11 +47,7 @@ export function fileDigest(path: string, origin?: string): string {
   return origin && bytes.includes(origin) ? sha(bytes.toString('utf8').replaceAll(origin, '{origin}')) : sha(bytes);
 }
 
-/**
- * Month `month`'s folders of published files under `site` -> the digest of each (16 hex
- * digits): the folder of a leaderboard's country, the profile shards, the month's other
- * views, its downloads.
- */
+/** Month `month`'s folders of published files under `site` -> the digest of each. */
 export function monthFileDigests(site: string, month: string, origin: string): Record<string, string> {
   const lines = new Map<string, string[]>();
   for (const root of monthFolders(month)) {
@@ -101,10 +93,7 @@ export function fieldChanges(a: unknown, b: unknown, max = 5, at = ''): string[]
   return out;
 }
 
-/**
- * For a stop: in each changed folder, the files that differ from the live release's (added,
- * removed, or changed, with the first fields that changed in a JSON file).
- */
+/** For a stop: in each changed folder, the files that differ from the live release's. */
 export function describeFileChanges(site: string, live: string | null, folders: string[], max = 10): string[] {
   if (!live) return folders.map((f) => `${f}/: changed (no live release to compare with)`);
   const lines: string[] = [];

@@ -6,52 +6,29 @@ import type { IssueList } from '../core/data-error.ts';
 import { ByteBuilder } from './byte-builder.ts';
 import { EncodingError, controlFree, utf8Check } from './utf8.ts';
 
-/**
- * A record's fields, the line it starts on, and `plain`: true when none of its fields holds a
- * control character (C0, DEL, C1, a line break included), as the text around it was checked;
- * false when that is not known.
- */
+/** A record's fields, its first line, and `plain`: true when no field is known to hold a control character. */
 type OnRecord = (fields: string[], line: number, plain: boolean) => void;
 type Results = Papa.ParseResult<string[]>;
 
 /**
- * Reads the records of a `.csv` or `.csv.gz` buffer (gzip recognised by its magic bytes,
- * so a misnamed file still reads), header checked against `columns` (any order, exactly
- * those names), each record handed to `onRecord` trimmed and in `columns` order with the
- * line it starts on. Structural problems (bad quoting, wrong field count, wrong header,
- * bad gzip, bytes that are not UTF-8) go to `issues`. Stops early once `issues` is full.
+ * Reads the records of a `.csv` or `.csv.gz` buffer (gzip recognised by its magic bytes),
+ * header checked against `columns` (any order), each record trimmed, in `columns` order, with
+ * its line. Structural problems go to `issues`; stops once `issues` is full.
  *
- * PapaParse streams the gunzipped text at about 750k rows/s here against csv-parse's 115k
- * (one reference-scale month, BENCHMARKS.md), which made csv-parse most of the ingest time.
- *
- * Two ways in, the same records and messages. A file that gunzips and is UTF-8 (every
- * file of a build that succeeds) is gunzipped whole (gunzipInto), checked by Node's native
- * isUtf8 over the whole text, then read in one synchronous pass: PapaParse's ParserHandle
- * fed pieces of ~32 KiB cut at line breaks, as its stream reader would feed it chunks. A
- * stream of 16 KiB gzip chunks through a UTF-8 check and a string decoder cost ~1.5 s of
- * CPU a month in a parser worker (processCallback hops and their garbage; BENCHMARKS.md
- * "Build: ingest"). Any other file (bad gzip, bytes that are not UTF-8) takes the
- * streaming path, which reports exactly where it failed.
+ * A valid gzip of UTF-8 text is read whole in one synchronous pass (cheaper than a stream);
+ * any other file takes the streaming path, which reports exactly where it failed.
  */
 export function readCsv(file: string, data: Buffer, columns: readonly string[], issues: IssueList, onRecord: OnRecord): Promise<void> {
-  // text null: not a valid gzip file, reported by the streaming path with the rows before the damage
   return withText(data, (text, gzip) => (text && isUtf8(text) ? readText(file, text, gzip, columns, issues, onRecord) : readCsvStream(file, data, columns, issues, onRecord)));
 }
 
-/**
- * `use` over the text of `data` (a `.csv` or `.csv.gz` file's bytes): gunzipped when it is
- * gzip; null when it is not valid gzip.
- */
+/** `use` over the text of a `.csv` or `.csv.gz` file's bytes; null when it is not valid gzip. */
 export async function withText<T>(data: Buffer, use: (text: Buffer | null, gzip: boolean) => T | Promise<T>): Promise<T> {
   const gzip = isGzip(data);
   return use(gzip ? gunzip(data) : data, gzip);
 }
 
-/**
- * `gz` gunzipped into one buffer of the size its trailer gives (and an eighth more, for a
- * trailer that is wrong), so that zlib writes the text once with no chunks to join; null
- * when `gz` is not valid gzip.
- */
+/** `gz` gunzipped into one buffer sized from its trailer; null when not valid gzip. */
 function gunzip(gz: Buffer): Buffer | null {
   const size = gunzippedSize(gz);
   try {
@@ -61,32 +38,23 @@ function gunzip(gz: Buffer): Buffer | null {
   }
 }
 
-/** The length of a `.csv` or `.csv.gz` file's text as its bytes say (gunzippedSize for gzip): a size to make room for, not a fact. */
+/** The length of a `.csv` or `.csv.gz` file's text as its bytes say: a size to make room for, not a fact. */
 export function textSizeOf(data: Buffer): number {
   return isGzip(data) ? gunzippedSize(data) : data.length;
 }
 
-/** Whether `data` starts with gzip's magic bytes (how a `.csv.gz` is recognised, whatever its name). */
+/** Whether `data` starts with gzip's magic bytes. */
 function isGzip(data: Buffer): boolean {
   return data[0] === 0x1f && data[1] === 0x8b;
 }
 
-/**
- * The buffer size to gunzip into: the size the gzip trailer gives (ISIZE, the last member's
- * size mod 2^32) plus one. Bounded by deflate's largest ratio (1032:1) and 1 GiB; a wrong
- * size only means the buffer is grown.
- */
+/** The trailer's size plus one, bounded by deflate's largest ratio; a wrong size only grows the buffer. */
 function gunzippedSize(gz: Buffer): number {
   const isize = gz.length >= 18 ? gz.readUInt32LE(gz.length - 4) : 0;
   return Math.max(64, Math.min(isize + 1, gz.length * 1032, 1 << 30));
 }
 
-/**
- * Text pieces handed to the parser: ~32 KiB, each cut after a line break (a UTF-8
- * character boundary). Pieces of 256 KiB or more went to V8's large-object space and
- * stayed alive with the substrings cut from them (a 480 MiB heap for a month instead of
- * 110 MiB, more CPU); 16-64 KiB measured alike (BENCHMARKS.md "Build: ingest").
- */
+/** Text pieces handed to the parser, cut after a line break; small enough to stay out of V8's large-object space. */
 const PIECE = 32768;
 
 /** The synchronous way over gunzipped UTF-8 `text` (exported with `piece` for the tests). */
@@ -96,17 +64,13 @@ export function readText(file: string, text: Buffer, gzip: boolean, columns: rea
 }
 
 /**
- * PapaParse over `text` in pieces, as readCsv sets it up (bench/lib/ingest-profile.ts times it
- * alone): `onChunk` gets each piece's rows, whether each of them is on one line, and whether
- * they are also plain (no field holds a control character), and answers true to stop (then
- * this answers true).
+ * PapaParse over `text` in pieces: `onChunk` gets each piece's rows, whether each is on one
+ * line and plain (no control character), and answers true to stop.
  */
 export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Results, oneLine: boolean, plain: boolean) => boolean, piece = PIECE): boolean {
   const config: Papa.ParseConfig<string[]> = { delimiter: ',' };
   const handle = new (Papa as unknown as { ParserHandle: new (c: object) => { parse(input: string, base: number, ignoreLastRow: boolean): Results; guessLineEndings(input: string, quote: string): string } }).ParserHandle(config);
-  // The line ending is guessed (on its first 1M characters) from the first chunk the streaming
-  // path's parser sees: the first 16 KiB gunzipped, or the whole of a plain file, less a
-  // trailing multi-byte character that utf8Check holds back.
+  // The line ending is guessed from the same first chunk the streaming path's parser sees.
   const first = cutCharacter(text.subarray(0, gzip ? 16384 : 4 << 20));
   config.newline = handle.guessLineEndings(first.toString('utf8'), '"') as Papa.ParseConfig['newline'];
   const lf = config.newline !== '\r';
@@ -123,11 +87,9 @@ export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Result
     const input = partial + text.toString('utf8', start, end);
     const results = handle.parse(input, base, !last);
     const used = results.meta.cursor - base;
-    // Rows that hold no line break inside a field (as many \n as rows, each ended by one) skip
-    // the per-field search for one: each of those rows is on one line.
+    // As many \n as rows: no field holds a line break, so the per-field search is skipped.
     const oneLine = !last && newlines(input, used) === (lf ? results.data.length : 0);
-    // With no control character in the text but \n (the part of a row carried over from the
-    // piece before included), and each \n ending a row, no field of these rows holds one.
+    // No control character in the text (the carried-over part included): the rows are plain.
     const clean: boolean = controlFree(text, start, end) && (partial === '' || partialClean);
     if (!last) {
       partial = input.substring(used);
@@ -141,7 +103,6 @@ export function parseText(text: Buffer, gzip: boolean, onChunk: (results: Result
   return false;
 }
 
-/** How many \n `s` has before `end`. */
 function newlines(s: string, end: number): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1 && i < end; i = s.indexOf('\n', i + 1)) n++;
@@ -155,10 +116,7 @@ function cutCharacter(b: Buffer): Buffer {
   return k >= 0 && b[k]! >= 0xc0 ? b.subarray(0, k) : b;
 }
 
-/**
- * What both ways do with the parser's chunks: line numbers, trimming, the header, field
- * counts. `chunk` answers true once reading must stop (wrong header, `issues` full).
- */
+/** What both ways do with the parser's chunks; `chunk` answers true once reading must stop. */
 function recordReader(file: string, columns: readonly string[], issues: IssueList, onRecord: OnRecord) {
   let perm: number[] | null = null;
   let identity = true;
@@ -174,7 +132,6 @@ function recordReader(file: string, columns: readonly string[], issues: IssueLis
     end() {
       if (perm === null && !stopped && !issues.full) issues.add({ file, line: 1, message: `empty file: expected the header "${columns.join(',')}"` });
     },
-    /** `oneLine`: no field of these rows holds a \n (the caller counted them); `plain`: nor a control character. */
     chunk(results: Results, oneLine = false, plain = false): boolean {
       if (stopped) return true;
       const errorsAt = new Map<number, string>();
@@ -265,7 +222,7 @@ export function readCsvStream(file: string, data: Buffer, columns: readonly stri
   });
 }
 
-/** A gzip error with the byte of the compressed file where it was found (zlib's input consumed by then). */
+/** A gzip error with the byte of the compressed file where it was found. */
 function gzipProblem(e: Error, at: number | undefined, size: number): string {
   if (at === undefined) return `not a valid gzip file (${e.message})`;
   const truncated = at >= size ? ': the file ends there (truncated?)' : '';

@@ -1,11 +1,7 @@
 /**
- * The atomic release (data-and-rules §1.5): the output folder (`dist`) is a symbolic
- * link to one complete build under `.dist-releases/`. A new build is moved there
- * whole, then a new link is made beside the old one and renamed over it: `rename`
- * replaces a link in one step, so a reader sees either the old build or the new one,
- * and a crash at any moment leaves one of them complete behind `dist`. The release
- * `dist` pointed to before stays (requests in flight may still read it); older ones
- * and the leftovers of killed builds are removed by the next build.
+ * The atomic release (data-and-rules §1.5): `dist` is a symbolic link to one complete build
+ * under `.dist-releases/`, replaced by one `rename`, so a reader or a crash sees either the
+ * old build or the new one. The previous release stays for requests in flight.
  */
 import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
@@ -44,8 +40,7 @@ export async function publish(siteDir: string, outDir: string, step: (s: Release
   await rename(siteDir, target);
   step('moved');
 
-  // A real folder at outDir (the layout before releases): moved into the releases first.
-  // This one-time migration is the only moment without an output.
+  // A real folder at outDir (the layout before releases): moved into the releases once.
   if (existsSync(outDir) && !lstatSync(outDir).isSymbolicLink()) await rename(outDir, join(dir, `${releaseName()}-legacy`));
   const previous = lstatSync(outDir, { throwIfNoEntry: false })?.isSymbolicLink() ? basename(await readlink(outDir)) : null;
 
@@ -59,12 +54,7 @@ export async function publish(siteDir: string, outDir: string, step: (s: Release
   return target;
 }
 
-/**
- * Removes the releases behind the live one, at the start of a build: the one before the
- * live release was kept for requests in flight during the last swap, long finished by
- * now. Runs on the thread pool while the build reads and parses, so that the swap at
- * the end has nothing left to delete (a release is ~58,000 files at reference scale).
- */
+/** Removes the releases behind the live one at the start of a build, so the swap has nothing left to delete. */
 export async function pruneBehindLive(outDir: string): Promise<void> {
   if (!lstatSync(outDir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
   await prune(outDir, new Set([basename(await readlink(outDir))]));

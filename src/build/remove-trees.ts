@@ -1,9 +1,6 @@
 /**
- * Folders removed on a thread of their own with synchronous calls: `fs.promises.rm` queues
- * one request per entry on libuv's thread pool, and every read of the build would wait behind
- * a whole release's removal. The walk takes each entry's type from the listing rather than an
- * `lstat` per entry. A link given is removed, never followed; should the walk fail, `rmSync`
- * takes that path over.
+ * Folders removed on a thread of their own with synchronous calls: `fs.promises.rm` would queue
+ * every entry on libuv's thread pool, ahead of the build's reads. A link is removed, never followed.
  */
 import { Worker } from 'node:worker_threads';
 

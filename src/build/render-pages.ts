@@ -1,8 +1,6 @@
 /**
- * The page workers: the routes with thousands of pages (profiles, leaderboards) are rendered
- * on worker threads from the modules Astro compiled, instead of one page after the other
- * through Astro's pipeline. Same components, same bytes (checked by `makeRecipe`,
- * render-share.ts). On a cache hit (pages-cache.ts) Astro does not run at all.
+ * The page workers: the routes with thousands of pages are rendered on worker threads from the
+ * modules Astro compiled, instead of through Astro's pipeline; same components, same bytes.
  */
 import type { Worker } from 'node:worker_threads';
 import { defaultWorkers, tsWorker } from './worker-pool.ts';
@@ -55,11 +53,7 @@ const SHARES_PER_THREAD = 8;
 /** Shares a worker thread holds beyond the one it renders, while the build's thread is busy. */
 const SHARES_AHEAD = 1;
 
-/**
- * Page workers. `render` cuts a job into shares (every n-th path of each route) and hands them
- * out as the threads take them, so that all end together. The build's thread renders none: it
- * never loads Astro's runtime, which the workers load from their bundle beside its other work.
- */
+/** Page workers: `render` cuts a job into shares handed out as the threads take them, so that all end together. */
 export class PagePool {
   readonly #workers: Worker[] = [];
   readonly #env: NodeJS.ProcessEnv;
@@ -82,7 +76,6 @@ export class PagePool {
   grow(threads: number): void {
     for (let n = 0; n < threads; n++) {
       const i = this.#workers.length;
-      // From its bundle (worker-bundle.ts): far quicker to load than Astro's modules from node_modules.
       const w = tsWorker('./render-worker.ts', { env: this.#env });
       this.#results.push([]);
       this.#sent.push(0);
@@ -109,10 +102,7 @@ export class PagePool {
     for (const w of this.#workers) w.postMessage({ warm: job });
   }
 
-  /**
-   * Queues a job cut into `shares` (by default enough for all threads to end together);
-   * idle threads take them at once. Every `render` comes before `join`.
-   */
+  /** Queues a job cut into `shares`; idle threads take them at once. Every `render` comes before `join`. */
   render(opts: Omit<RenderJob, 'worker' | 'workers'>, shares = (this.#workers.length + 1) * SHARES_PER_THREAD): void {
     this.#queue.push(...Array.from({ length: shares }, (_, worker) => ({ ...opts, worker, workers: shares })));
     this.#workers.forEach((_, i) => this.#fill(i));
@@ -126,7 +116,7 @@ export class PagePool {
 
   /** Waits until every job is rendered; the totals by thread. */
   async join(): Promise<RenderTotals> {
-    // From now on reports are read at once: a share held ahead would keep the threads from ending together.
+    // No share held ahead now: the threads end together.
     this.#ahead = 0;
     while ((this.#queue.length > 0 || this.#sent.some((n) => n > 0)) && !this.#error) await new Promise<void>((resolve) => this.#settled.push(resolve));
     if (this.#error) throw this.#error;
@@ -142,10 +132,7 @@ export class PagePool {
     );
   }
 
-  /**
-   * Sends worker thread `i` shares until it holds `#ahead` beyond the one it renders, so it
-   * goes on while this thread is busy in a long synchronous stretch.
-   */
+  /** Sends worker `i` shares until it holds `#ahead` beyond the one it renders. */
   #fill(i: number): void {
     while (!this.#error && this.#sent[i]! <= this.#ahead && this.#queue.length > 0) {
       this.#sent[i]!++;

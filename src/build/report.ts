@@ -1,7 +1,6 @@
 /**
  * The build report (`dist.build-report.json` beside the output, and the printed summary),
- * plus what the gate and the ledger need of each month. No wall clock in it: it is part of
- * the reproducible output.
+ * plus what the gate and the ledger need of each month. No wall clock: it is reproducible.
  */
 import { basename, dirname, join } from 'node:path';
 import type { Registry } from '../core/registry.ts';
@@ -11,11 +10,7 @@ import type { MonthFacts } from '../core/gate.ts';
 import { monthFacts } from './gate.ts';
 import type { MonthStats } from './score-months.ts';
 
-/**
- * Where the report of a build into `outDir` is written: beside the output, never in it, so
- * that no host that publishes the output folder (a static host, Workers or Pages assets)
- * serves it. Written once the build is live.
- */
+/** Where the report of a build into `outDir` is written: beside the output, so no host serves it. */
 export const reportPath = (outDir: string): string => join(dirname(outDir), `${basename(outDir)}.build-report.json`);
 
 export interface BuildReport {

@@ -1,8 +1,6 @@
 /**
- * Staging and the swap (data-and-rules §1.5): a build writes into a stage folder beside
- * the output (`.dist.stage-<pid>/`: `json/` for the JSON tree, `site/` for the finished
- * site), and only a complete site becomes the output, by release.ts's one `rename`. A
- * failed build removes its stage and leaves the output untouched.
+ * Staging (data-and-rules §1.5): a build writes into a stage folder beside the output; only
+ * a complete site becomes the output. A failed build removes its stage.
  */
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -15,7 +13,6 @@ export class Stage {
   /** The finished site, published whole. */
   readonly site: string;
 
-  /** The removal of the releases behind the live one, under way while the build runs. */
   private pruning: Promise<void> = Promise.resolve();
 
   private constructor(

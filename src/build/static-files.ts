@@ -1,11 +1,7 @@
 /**
- * The static default files (endpoint table, `static` forms): each one is the handler's
- * own answer to its request, so a static host and the function serve the same bytes for
- * the same URL. The company family (one file per company, 10,000 at reference scale) is
- * made from the current views as the build makes them, with the handler's own functions
- * (`permalinkOf`, `companyCanon`, `currentCompanyAnswer`); every other file is the
- * handler's answer to its request, read from the views just written.
- * test/static-answers.test.ts checks every file against the handler's answer to its URL.
+ * The static default files: each is the handler's own answer to its request, so a static
+ * host and the function serve the same bytes. The company files are made from the views as
+ * they are written, with the handler's own functions; the rest by asking the handler.
  */
 import { companyCanon, createHandler, currentCompanyAnswer, permalinkOf } from '../api/index.ts';
 import { ALL_ENDPOINTS, MONTH_SCOPE, deploymentOf, staticFiles, staticForm, type Endpoint } from '../api/endpoints.ts';
@@ -15,25 +11,16 @@ import { viewPaths, type CompanyView, type MetaView } from '../core/views/layout
 import { FsStore } from '../adapters/node/fs-store.ts';
 import type { JsonWriter } from './write-json.ts';
 
-/** The endpoints whose static files are the company answers (the default form; on a static host also its month-addressed form). */
+/** The endpoints whose static files are the company answers. */
 const isCompanyFamily = (e: Endpoint) => (e.handler ?? e.id) === 'getCompany';
 
-/**
- * `{ ...profile, permalink }` as JSON.stringify writes it (the profile's keys in order, then
- * `permalink`), from the profile's own JSON text: the answer's text without stringifying
- * the profile again. (A profile has keys, none of them `permalink`: CompanyProfileSchema.)
- */
+/** `{ ...profile, permalink }` as JSON.stringify writes it, from the profile's own JSON text. */
 const withPermalink = (profile: string, permalink: string) => `${profile.slice(0, -1)},"permalink":${JSON.stringify(permalink)}}`;
 
 /**
- * Writes each current company view (views/company/{slug}.json) and the company family's
- * static files, and gives the view's lines of the profiles download: the bodies of
- * GET /company/{slug}?country={code}, in country code order. Each profile is stringified
- * once; the view's text and the answers' are made from those texts, the same bytes as
- * JSON.stringify of the view and of the handler's answer (currentCompanyAnswer; checked
- * file by file by test/static-answers.test.ts and test/downloads.test.ts). No request per
- * company, no file read back and parsed, no Response. A company without a profile has no
- * static file: the function answers 404 there.
+ * Writes each current company view and its static files, and gives the view's lines of the
+ * profiles download. Each profile is stringified once and the texts reused, the same bytes
+ * as the handler's answers.
  */
 export class CurrentCompanyFiles {
   readonly #forms: { file: string; permanent: boolean }[];
@@ -58,7 +45,6 @@ export class CurrentCompanyFiles {
     for (const { file, permanent } of this.#forms) {
       const path = fillPath(file, { slug: view.slug, month: meta.month });
       if (permanent) {
-        // A static host's month-addressed copy (its lastUpdated frozen): the handler's functions as they are.
         const body = currentCompanyAnswer(meta, view, null, true);
         if (body) this.api.writeText(path, JSON.stringify(body));
       } else if (view.defaultCountry !== null && texts.has(view.defaultCountry)) {
@@ -69,12 +55,7 @@ export class CurrentCompanyFiles {
   }
 }
 
-/**
- * JSON.stringify(view) from its profiles' texts: the view with `profiles` set to 0,
- * stringified, and that 0 replaced by the profiles object's text (its keys in `codes`,
- * their order). Where `"profiles":0` is not found once (it cannot be but as that key), the
- * view is stringified whole.
- */
+/** JSON.stringify(view) from its profiles' texts: the view stringified with `profiles: 0`, that 0 then replaced. */
 function viewText(view: CompanyView, codes: string[], texts: Map<string, string>): string {
   const shell = JSON.stringify({ ...view, profiles: 0 });
   const at = shell.indexOf('"profiles":0');

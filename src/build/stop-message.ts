@@ -1,8 +1,4 @@
-/**
- * What `npm run build` prints when a build stops for a reason other than the data's
- * problems or the publish gate: what happened and what to do, without a stack trace (one
- * line for a system error such as a full disk), unless EVI_DEBUG=1 asks for the stack.
- */
+/** What `npm run build` prints when a build stops for another reason than the data: no stack unless EVI_DEBUG=1. */
 import { FrozenMonthError } from '../core/ledger.ts';
 import { BuildStopped } from './output-lock.ts';
 
@@ -22,7 +18,6 @@ export function stopMessage(e: unknown, debug: boolean): string {
   if (err instanceof FrozenMonthError) return `Build stopped by the release ledger; the output folder was not touched.\n${err.message}${stack}`;
   if (err instanceof BuildStopped) return `Build stopped: ${err.message}${stack}`;
   const code = (err as NodeJS.ErrnoException).code;
-  // A system error's message names the call and the path already ("ENOSPC: no space left on device, write").
   const what = code && SYSTEM[code] ? `${SYSTEM[code]} (${err.message.replace(/^Error: /, '')})` : err.message.replace(/^(Error: )+/, '');
   return `Build failed; the output folder was not touched: ${what}${debug ? stack : ' (EVI_DEBUG=1 prints the stack trace)'}`;
 }

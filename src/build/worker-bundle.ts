@@ -1,9 +1,6 @@
 /**
  * A build worker's module as one JavaScript file, so that its thread starts without tsx's
- * hooks, which make every module's load slow. esbuild bundles the module with its imports,
- * or, for Astro's compile worker, the project's modules only (`packages: 'external'`: Astro
- * and Vite load parts of themselves by path). The bundle is kept in node_modules/.cache with
- * its inputs' digests (bundle-file.mjs); when it cannot be made, the caller uses tsx.
+ * slow hooks (bundle-file.mjs); when it cannot be made, the caller uses tsx.
  */
 import { BUILD_V8_FLAGS } from './build-command.ts';
 import { BUNDLE_DIR, bundleOf, type Packages } from './bundle-file.mjs';
@@ -21,10 +18,7 @@ export function workerBundle(path: string, packages: Packages = 'bundle'): strin
   return bundle;
 }
 
-/**
- * The parent's Node options less those that preload modules (`--import tsx` and its kind),
- * which a bundle does not need, and less {@link BUILD_V8_FLAGS}, which Node refuses in a worker.
- */
+/** The parent's Node options less module preloads and {@link BUILD_V8_FLAGS}, which Node refuses in a worker. */
 export function execArgvWithoutLoaders(argv: readonly string[] = process.execArgv): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {

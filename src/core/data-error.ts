@@ -55,8 +55,7 @@ export function nearest(value: string, valid: readonly string[]): string | undef
   if (!valid.length || !value) return undefined;
   const lower = value.toLowerCase();
   const best = closest(lower, valid.map((v) => v.toLowerCase()));
-  // Near enough: a typo or two in a longer word, one in a short one (an unknown code such as
-  // "zz" is not offered "us": nothing of it is right).
+  // A typo or two in a longer word, one in a short one.
   if (distance(lower, best) > Math.max(1, Math.floor(lower.length / 3))) return undefined;
   return valid.find((v) => v.toLowerCase() === best);
 }

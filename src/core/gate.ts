@@ -1,10 +1,7 @@
 /**
- * The publish gate: before a build replaces the live output, the new current month is
- * compared with the one before it. A month with no leaderboards, or a sharp drop, is
- * almost always a broken export rather than news, so it stops the build with a report
- * of what dropped. A real drop is accepted only by a committed, reviewable entry naming
- * the month and the reason (`data/accept-drops.json`), or by naming the month in
- * `EVI_ACCEPT_DROP` for one build. Pure: facts in, findings out.
+ * The publish gate: a new month with no leaderboards, or a sharp drop from the one before,
+ * is almost always a broken export, so it stops the build. A real drop is accepted by an
+ * entry in `data/accept-drops.json` or by `EVI_ACCEPT_DROP` for one build. Pure.
  */
 import { z } from 'zod';
 import { MONTH_RE } from './text.ts';
@@ -34,7 +31,7 @@ export interface GateFinding {
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/** `b` as a share of `a` in percent, with as many decimals as it takes not to read as the threshold or above it. */
+/** `b` as a share of `a` in percent, with enough decimals not to read as the threshold. */
 function share(b: number, a: number): string {
   const exact = (100 * b) / a;
   let digits = 0;

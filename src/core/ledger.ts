@@ -1,11 +1,8 @@
 /**
- * Frozen months: the release ledger (`data/releases.json`) records, for every published
- * month, a digest of each of its leaderboards (every entry's company, hits, mentions and
- * rank, and the board's number of combinations). A build that would publish different
- * numbers for a recorded month stops and names the leaderboards that changed, unless a
- * correction for exactly that change is recorded in `data/corrections.json` (month, date,
- * reason, and the new digest the build prints). Pure: the build computes the digests
- * (it owns hashing) and reads and writes the files.
+ * Frozen months: the release ledger (`data/releases.json`) records a digest of each published
+ * month's leaderboards. A build that would publish different numbers for a recorded month
+ * stops, unless `data/corrections.json` records a correction for exactly that change. Pure:
+ * the build computes the digests and reads and writes the files.
  */
 import { z } from 'zod';
 import { MONTH_RE } from './text.ts';
@@ -37,14 +34,11 @@ export const LedgerEntrySchema = z.object({
   /** Corrections applied since the month was first published, oldest first. */
   corrections: z.array(CorrectionSchema.extend({ previousDigest: z.string(), changedBoards: z.array(z.string()), changedFiles: z.array(z.string()).optional() })).default([]),
   /**
-   * What the month publishes under its permanent URLs and downloads, once it is a past
-   * month: each folder of its files (`views/rankings/{month}/{country}`, `views/months/{month}`,
-   * `views/months/{month}/companies`, `downloads/{month}`) -> digest of its files' names and
-   * contents. Absent for the newest month (provisional) and for months recorded before it was
-   * kept: the next build records it without stopping.
+   * A past month's published files: each folder -> digest of its files' names and contents.
+   * Absent for the newest month (provisional); the next build records it without stopping.
    */
   files: z.record(z.string(), z.string()).optional(),
-  /** The number of profile shards `files` was recorded with (a registry that grows re-lays them out). */
+  /** The number of profile shards `files` was recorded with. */
   companyShards: z.number().int().positive().optional(),
 });
 export const LedgerSchema = z.object({ version: z.literal(1), months: z.array(LedgerEntrySchema) });
@@ -66,7 +60,7 @@ export interface LedgerChange {
   digest: string;
   /** Boards whose digest changed, appeared or disappeared. */
   changedBoards: string[];
-  /** Folders of published files whose digest changed (a past month's files, checked once written). */
+  /** Folders of published files whose digest changed. */
   changedFiles?: string[];
 }
 
@@ -76,11 +70,7 @@ export function changedBoards(before: Record<string, string>, after: Record<stri
   return [...keys].filter((k) => before[k] !== after[k]).sort();
 }
 
-/**
- * Checks the computed months against the ledger. Returns the new ledger (new months
- * recorded, accepted corrections applied, the provisional newest month revised), the
- * changes that no correction covers, and the revisions of the newest month.
- */
+/** Checks the computed months against the ledger: the new ledger, the changes no correction covers, the revisions. */
 export function reconcile(
   ledger: Ledger,
   computed: MonthRecord[],
@@ -112,8 +102,7 @@ export function reconcile(
       continue;
     }
     const change: LedgerChange = { month: rec.month, previousDigest: entry.digest, digest: rec.digest, changedBoards: changedBoards(entry.boards, rec.boards) };
-    // The newest month stays provisional until a later one is published: a re-export of
-    // it (late rows, a fixed file) is recorded as a revision, not stopped.
+    // The newest month stays provisional: a re-export of it is a revision, not stopped.
     const newest = rec === computed[computed.length - 1] && ledger.months.every((e) => e.month <= rec.month);
     if (newest) {
       months.push({ ...entry, digest: rec.digest, leaderboards: rec.leaderboards, rankedCompanies: rec.rankedCompanies, boards: rec.boards });
@@ -165,11 +154,7 @@ export const filesDigestOf = (folders: Record<string, string>, hash: (text: stri
       .join('\n'),
   );
 
-/**
- * The ledger with each pending correction of a past month whose files are recorded listed
- * under its month, before the files are written (the changelog lists it): the files check
- * ({@link reconcileFiles}) then holds the correction to the change it names.
- */
+/** The ledger with each pending correction of a past month listed, before the files are written (the changelog lists it). */
 export function withPendingCorrections(ledger: Ledger, corrections: Correction[], correctedNow: Set<string>): { ledger: Ledger; pending: Map<string, Correction> } {
   const pending = new Map<string, Correction>();
   const months = ledger.months.map((entry) => {
@@ -183,12 +168,9 @@ export function withPendingCorrections(ledger: Ledger, corrections: Correction[]
 }
 
 /**
- * Compares the files of the past months with their record: returns each month's record
- * to keep (recorded now when it had none, or when a correction or a board correction of this
- * build covers the change) and the changes nothing covers. A registry that changed the
- * number of profile shards re-lays every past month's shards out: their folder is recorded
- * again, not compared (the answers in them are the leaderboards' and the records', which the
- * board digests guard).
+ * Compares the past months' files with their record: each month's record to keep and the
+ * changes nothing covers. After a change of the shard count the shards are recorded again,
+ * not compared (the board digests guard their content).
  */
 export function reconcileFiles(
   entries: LedgerEntry[],
