@@ -37,8 +37,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
-import { releasesDir } from '../src/build/release.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { releasesDir } from '../src/pipeline/release/release.ts';
 import { writeBenchSection } from '../scripts/lib/perf-doc.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
 import { linkTree } from './lib/link-tree.ts';
@@ -572,7 +572,7 @@ try {
     '|---|---|---|---|',
     ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${secs(s.cpuSeconds)} | ${fmt(prof.rows / s.seconds)} |`),
     '',
-    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/build/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
+    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/pipeline/read/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
     '',
     '| target | measured | met |',
     '|---|---|---|',

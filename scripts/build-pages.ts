@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildPages } from '../src/build/build-pages.ts';
+import { buildPages } from '../src/pipeline/pages/build-pages.ts';
 
 const [from, out] = process.argv.slice(2);
 if (!from || !out) {

@@ -5,14 +5,14 @@
  * EVI_ALLOW_OLDER_MONTH=1, EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
-import { ROOT } from '../src/build/bundle-file.mjs';
-import { runBuild } from '../src/build/run-build.ts';
+import { ROOT } from '../src/pipeline/workers/bundle-file.mjs';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError, formatIssue } from '../src/core/data-error.ts';
-import { PublishGateError } from '../src/core/gate.ts';
-import { stopMessage } from '../src/build/stop-message.ts';
+import { PublishGateError } from '../src/pipeline/release/gate.ts';
+import { stopMessage } from '../src/pipeline/stop-message.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
-// The project's folder, from a module of src/build: this module also runs from its bundle.
+// The project's folder, from a module of src/pipeline/workers: this module also runs from its bundle.
 const root = resolve(ROOT);
 const env = process.env;
 const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;

@@ -1,8 +1,8 @@
 /**
- * One build at a time per output (src/build/output-lock.ts): a second build started while
+ * One build at a time per output (src/pipeline/release/output-lock.ts): a second build started while
  * one runs stops at once with a clear message; a killed build's lock does not block the
  * next; no build replaces the live release with an older month unless told to. And a stop
- * prints what happened without a stack trace (src/build/stop-message.ts, as `npm run build`
+ * prints what happened without a stack trace (src/pipeline/stop-message.ts, as `npm run build`
  * prints it).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -10,9 +10,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
-import { lockPathOf } from '../src/build/output-lock.ts';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import { lockPathOf } from '../src/pipeline/release/output-lock.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');

@@ -1,5 +1,5 @@
 /**
- * The build's order with the compiled pages in the cache (src/build/run-build.ts,
+ * The build's order with the compiled pages in the cache (src/pipeline/run-build.ts,
  * build-pages.ts): the page workers start on the profiles once the current company views
  * and meta.json are written, take the leaderboards once those are, and render beside the
  * rest of the views step. The output must be the one of a build that renders the pages after the
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, buildSite } from './lib/build-once.ts';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 
 let dist: string;
 let tmp: string;

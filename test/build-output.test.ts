@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
-import { reportPath } from '../src/build/report.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');

@@ -6,11 +6,11 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
 import type { BoardView, CompanyView, MetaView } from '../src/core/views/layout.ts';
 import { CompanyProfileSchema, HealthResponseSchema, IndexResponseSchema, LeadersResponseSchema, RankingsResponseSchema } from '../src/core/schemas/responses.ts';
-import { reportPath } from '../src/build/report.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');

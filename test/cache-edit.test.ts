@@ -1,5 +1,5 @@
 /**
- * The live release links the cache's files (src/build/cache-file.ts): they are read-only,
+ * The live release links the cache's files (src/pipeline/cache/cache-file.ts): they are read-only,
  * and a cache file edited in place with its size and modification time kept is caught by
  * the next build (its change time moved), which makes it again and publishes the right
  * bytes.
@@ -8,7 +8,7 @@ import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-cache-edit-'));

@@ -1,5 +1,5 @@
 /**
- * A folder entry of the build's caches (src/build/cache-file.ts): written with each file's
+ * A folder entry of the build's caches (src/pipeline/cache/cache-file.ts): written with each file's
  * identity, read back without hashing a file that is still the one written, and any other
  * file hashed: kept when its bytes are the ones written, the entry dropped when not.
  */
@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCacheFolder, writeCacheFolder } from '../src/build/cache-file.ts';
+import { readCacheFolder, writeCacheFolder } from '../src/pipeline/cache/cache-file.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'evi-cache-folder-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

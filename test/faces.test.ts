@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../src/build/openapi.ts';
+import { openApiDocument } from '../src/api/openapi.ts';
 import { loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
 import type { CompanyView, MetaView } from '../src/core/views/layout.ts';
 import type { RankingsResponse } from '../src/core/schemas/responses.ts';

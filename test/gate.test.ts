@@ -7,11 +7,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
-import { PublishGateError, checkRelease } from '../src/core/gate.ts';
+import { PublishGateError, checkRelease } from '../src/pipeline/release/gate.ts';
 import type { HealthResponse } from '../src/core/schemas/responses.ts';
-import { reportPath } from '../src/build/report.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');

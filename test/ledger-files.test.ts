@@ -1,5 +1,5 @@
 /**
- * The release ledger covers every file a past month publishes (src/build/published-files.ts):
+ * The release ledger covers every file a past month publishes (src/pipeline/release/published-files.ts):
  * one more scored answer without a company in a past month changes no leaderboard's ranks
  * but its evidence, CSV download, manifest and profile shards, and stops the build naming
  * the files and fields; a correction naming the change publishes it and the changelog lists
@@ -9,9 +9,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
-import { releasesDir } from '../src/build/release.ts';
-import { FrozenMonthError, LedgerSchema } from '../src/core/ledger.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import { releasesDir } from '../src/pipeline/release/release.ts';
+import { LedgerSchema } from '../src/core/schemas/ledger.ts';
+import { FrozenMonthError } from '../src/pipeline/release/ledger.ts';
 import { createHandler } from '../src/api/index.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { CACHE_IMMUTABLE, CACHE_SUCCESS } from '../src/core/policy.ts';

@@ -1,5 +1,5 @@
 /**
- * The build's read of the data folder (src/build/load-data.ts) through the month cache:
+ * The build's read of the data folder (src/pipeline/read/load-data.ts) through the month cache:
  * a cold read and a monthly read (every month but the newest cached) give what a read
  * without the cache gives, and stop with the same problems, the output folder untouched.
  */
@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadData } from '../src/build/load-data.ts';
-import { runBuild } from '../src/build/run-build.ts';
+import { loadData } from '../src/pipeline/read/load-data.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
 
 const root = resolve(import.meta.dirname, '..');

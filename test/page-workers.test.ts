@@ -1,10 +1,10 @@
 /**
- * The page workers (src/build/render-pages.ts) write what Astro's own pipeline writes:
+ * The page workers (src/pipeline/pages/render-pages.ts) write what Astro's own pipeline writes:
  * the shared sample build (profiles and leaderboards rendered by the workers, the
  * default) against the pages step alone over the same views with `EVI_PAGE_WORKERS=0`
  * (every page through Astro's pipeline), every page compared byte for byte.
  *
- * The compiled pages kept in the build cache (src/build/pages-cache.ts): the pages step
+ * The compiled pages kept in the build cache (src/pipeline/pages/pages-cache.ts): the pages step
  * run twice over the same views with one cache folder compiles once, then renders every
  * file from the cached modules, the same bytes; another site origin, or a component
  * changed, is a miss.
@@ -14,9 +14,9 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pagesInputsKey } from '../src/build/pages-cache.ts';
-import { WORKER_ROUTES } from '../src/build/render-pages.ts';
-import { BUNDLE_DIR, manifestPath } from '../src/build/bundle-file.mjs';
+import { pagesInputsKey } from '../src/pipeline/pages/pages-cache.ts';
+import { WORKER_ROUTES } from '../src/pipeline/pages/render-pages.ts';
+import { BUNDLE_DIR, manifestPath } from '../src/pipeline/workers/bundle-file.mjs';
 import { ROOT, SITE_URL, buildSite } from './lib/build-once.ts';
 
 let dist: string;
@@ -69,7 +69,7 @@ describe('page workers', () => {
 describe("the page workers' bundle", () => {
   // Astro's container and runtime load in ~0.2 s of CPU a thread so, against ~0.9-1.1 s for their ~580 modules from node_modules.
   it("holds Astro's container and runtime, as the page workers of the builds above loaded it", () => {
-    const manifest = JSON.parse(readFileSync(manifestPath(join(ROOT, 'src/build/render-worker.ts')), 'utf8')) as { bundle: string; packages?: string; inputs: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(manifestPath(join(ROOT, 'src/pipeline/workers/render-worker.ts')), 'utf8')) as { bundle: string; packages?: string; inputs: Record<string, string> };
     expect(manifest.packages).toBe('bundle');
     const inputs = Object.keys(manifest.inputs);
     expect(inputs).toContain('node_modules/astro/dist/container/index.js');

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { JsonWriter } from '../../src/build/write-json.ts';
+import { JsonWriter } from '../../src/pipeline/write/write-json.ts';
 
 /**
  * A copy of the folder `from` at `to` whose files are hard links to the same files, made

@@ -6,7 +6,7 @@
  */
 import type { APIRoute } from 'astro';
 import { apiGet, meta } from '../components/site-data.ts';
-import { endpointDocs, errorExamples } from '../build/openapi.ts';
+import { endpointDocs, errorExamples } from '../api/openapi.ts';
 import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
 import { mcpConnect } from '../components/mcp-connect.ts';

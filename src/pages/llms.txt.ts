@@ -4,7 +4,7 @@
  */
 import type { APIRoute } from 'astro';
 import { meta } from '../components/site-data.ts';
-import { endpointDocs } from '../build/openapi.ts';
+import { endpointDocs } from '../api/openapi.ts';
 import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
 import { mcpConnect } from '../components/mcp-connect.ts';

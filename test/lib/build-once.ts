@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUILD_NODE_ARGS } from '../../src/build/build-command.ts';
-import { reportPath } from '../../src/build/report.ts';
+import { BUILD_NODE_ARGS } from '../../src/pipeline/workers/build-command.ts';
+import { reportPath } from '../../src/pipeline/write/report.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** The base of every absolute URL in the build; tests serve it on any port and compare by path. */

@@ -3,7 +3,7 @@
  * countries.csv and industries.csv as the build reads them (readRegistryTable, buildLookups); throws
  * the folder's DataError when they have problems. For the benchmarks that parse months alone.
  */
-import { readRegistryTable } from '../../src/build/load-data.ts';
+import { readRegistryTable } from '../../src/pipeline/read/load-data.ts';
 import type { Lookups } from '../../src/core/aggregate.ts';
 import { IssueList } from '../../src/core/data-error.ts';
 import { buildLookups } from '../../src/core/registry.ts';

@@ -1,5 +1,5 @@
 /**
- * Follows the live build behind `dist` (a symbolic link swapped by each build, src/build/release.ts):
+ * Follows the live build behind `dist` (a symbolic link swapped by each build, src/pipeline/release/release.ts):
  * when the link changed, a fresh site is made for the new build. Each request uses the site current
  * at its start, so no answer mixes two builds and no restart is needed.
  */
