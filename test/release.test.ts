@@ -42,7 +42,7 @@ describe('atomic release', () => {
     await build(fixture, out);
     expect(month(out)).toBe('2026-03');
     expect(readdirSync(releasesDir(out))).toHaveLength(2);
-    expect(readdirSync(join(tmp, 'a')).sort()).toEqual(['.dist-releases', 'dist']);
+    expect(readdirSync(join(tmp, 'a')).sort()).toEqual(['.dist-releases', 'dist', 'dist.build-report.json']);
   });
 
   it('replaces an output folder of the older layout', async () => {
@@ -69,7 +69,7 @@ describe('atomic release', () => {
       expect(month(out)).toBe('2026-04');
       // The crashed build's release and link are gone; the previous release stays for readers in flight.
       expect(readdirSync(releasesDir(out))).toHaveLength(2);
-      expect(readdirSync(join(tmp, `crash-${step}`)).sort()).toEqual(['.dist-releases', 'dist']);
+      expect(readdirSync(join(tmp, `crash-${step}`)).sort()).toEqual(['.dist-releases', 'dist', 'dist.build-report.json']);
     });
   }
 });

@@ -12,7 +12,7 @@ import { parseMonthFile, runMonthJob } from './parse-month.ts';
 const tmp = mkdtempSync(join(tmpdir(), 'evi-entry-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const data = join(import.meta.dirname, '../../data');
+const data = join(import.meta.dirname, '../../../data');
 
 /** The same aggregate, field by field and in the same key order (what JSON of it would show). */
 const same = (back: MonthAggregate, agg: MonthAggregate) => {
