@@ -1,4 +1,4 @@
-import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
+import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './serialized.ts';
 import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 import { ArrayStrings, FormStrings, type Strings } from './strings.ts';
