@@ -79,6 +79,17 @@ describe('search quality on generated employer names (a word left out, abbreviat
   const named = generateNamedRegistry({ companies: 1000, seed: 1 });
   const namedIndex = decodeSearchIndex(buildSearchFiles(named).binary);
 
+  it('finds every company first by its exact name and each alias, abbreviated or not', () => {
+    const misses: string[] = [];
+    for (const c of named) {
+      for (const q of [c.name, ...c.aliases]) {
+        const got = searchCompanies(namedIndex, q)[0]?.slug;
+        if (got !== c.slug) misses.push(`${q} -> ${got} (want ${c.slug})`);
+      }
+    }
+    expect(misses).toEqual([]);
+  });
+
   it('keeps top-1 >= 97% on every query kind, the word-level kinds with a few hundred queries each', () => {
     const queries = generateQueries(named, { seed: 7 });
     const { byKind, top1, top5 } = score(namedIndex, queries, 'generated names');

@@ -67,13 +67,19 @@ export function generateNamedRegistry(opts: { companies: number; seed: number })
     const base = words.join(' ');
     const legal = rng() < 0.6 ? pick(rng, LEGAL) : null;
     const name = legal ? `${base}${rng() < 0.2 ? ',' : ''} ${legal}` : base;
+    // a name or alias belongs to one company (slugs stand for the folded text)
     const slug = slugify(name);
     if (slugs.has(slug)) continue;
     slugs.add(slug);
     const aliases: string[] = [];
-    if (legal && rng() < 0.5) aliases.push(base);
+    const claim = (alias: string): void => {
+      if (slugs.has(slugify(alias))) return;
+      slugs.add(slugify(alias));
+      aliases.push(alias);
+    };
+    if (legal && rng() < 0.5) claim(base);
     const initials = words.filter((w) => w !== '&').map((w) => w.charAt(0)).join('');
-    if (initials.length >= 3 && rng() < 0.15) aliases.push(initials.toUpperCase());
+    if (initials.length >= 3 && rng() < 0.15) claim(initials.toUpperCase());
     let website = `${slugify(words.filter((w) => w !== '&').slice(0, 2).join(''))}.example`;
     for (let n = 2; websites.has(website); n++) website = website.replace(/\d*\.example$/, `${n}.example`);
     websites.add(website);
