@@ -23,14 +23,18 @@ export interface SearchHit {
   score: number;
   /** The name, alias, slug or website the query matched. */
   matched: string;
-  /** How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix, or fuzzy (typos). */
+  /**
+   * How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix,
+   * fuzzy (typos), every query word in a longer name or alias, or its initials.
+   */
   matchedOn: MatchedOn;
   /**
    * How sure the match is, in [0, 1]: the score, lowered when another company
    * scores almost as well. `score × min(1, 0.5 + 10 × margin)`, margin being the gap
    * to the next company's score (no next company: margin 1). So an exact name with
    * no rival is 1, an exact name another company shares (`Orbital` as alias and
-   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8.
+   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8. A `words` hit is at most 0.9
+   * divided by the number of companies holding every word, an `acronym` hit at most 0.4.
    */
   confidence: number;
 }

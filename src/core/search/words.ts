@@ -33,7 +33,8 @@ const alignment: Alignment = { full: 0, prefix: 0, prefixLength: 0 };
  * What a name's folded form without blanks must contain to hold a query word, one
  * entry per word: its spellings, and the pieces of which a spelling within the
  * allowed typos keeps one intact (a word cut into typos + 1 pieces: each typo spoils
- * at most one). A cheap sieve before a name is split into words.
+ * at most one, a swap of the two letters either side of a cut spoils both and is
+ * missed). A cheap sieve before a name is split into words.
  */
 export type WordSieve = { spellings: readonly string[]; pieces: readonly string[] }[];
 
@@ -47,7 +48,7 @@ export function wordSieve(wanted: readonly string[]): WordSieve {
   });
 }
 
-/** Can the name whose folded form without blanks is `compact` hold every sieved word? False means surely not. */
+/** Can the name whose folded form without blanks is `compact` hold every sieved word? False means no (but see {@link WordSieve}). */
 export function mayHold(sieve: WordSieve, compact: string): boolean {
   for (const { spellings, pieces } of sieve) {
     if (!spellings.some((w) => compact.includes(w)) && !pieces.some((w) => compact.includes(w))) return false;
