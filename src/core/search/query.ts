@@ -4,7 +4,7 @@ import { addGrams, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 import type { Strings } from './strings.ts';
-import { initialsOf, mayHaveInitials, mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
+import { initialsOf, mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
 
 /**
  * What a hit matched: its name (or slug), an alias, its website, the start of a key,
@@ -484,23 +484,39 @@ let held = new Uint8Array(64);
 /**
  * The one company whose name's initials (legal form, `the` and `&` left out) are
  * the query, offered at {@link ACRONYM_SCORE}; nothing when none or several are.
- * Only names starting with the query's first letter are read (a range of the sorted forms).
  */
 function acronym(index: SearchIndex, word: string, accepts: (doc: number) => boolean, offer: Offer): void {
   if (word.length < ACRONYM_MIN || word.length > ACRONYM_MAX || !/^[a-z]+$/.test(word)) return;
-  const { forms, formKey, keyKind, keyText } = index;
-  const end = lowerBound(forms, String.fromCharCode(word.charCodeAt(0) + 1));
-  let found = -1;
+  const first = word.charAt(0);
+  let names = index.scratch.initials.get(first);
+  if (names === undefined) {
+    names = initialsStarting(index, first);
+    index.scratch.initials.set(first, names);
+  }
+  const key = names.get(word) ?? -1;
+  if (key >= 0 && accepts(index.keyDoc[key] as number)) offer(key, ACRONYM_SCORE, How.Acronym);
+}
+
+/**
+ * Initials -> name key (-1: several companies) of the names whose compact or full
+ * form starts with `first`: a range of the sorted forms, read once per letter
+ * (names whose initials start with it start with it, once `the` is dropped).
+ */
+function initialsStarting(index: SearchIndex, first: string): Map<string, number> {
+  const { forms, formKey, keyKind, keyText, keyDoc } = index;
+  const names = new Map<string, number>();
+  const end = lowerBound(forms, String.fromCharCode(first.charCodeAt(0) + 1));
   let previous = -1;
-  for (let i = lowerBound(forms, word.charAt(0)); i < end; i++) {
+  for (let i = lowerBound(forms, first); i < end; i++) {
     // a name is read through each of its forms in the range (at most two): the answer is the same
     const key = formKey[i] as number;
     if (keyKind[key] !== Kind.Name || key === previous) continue;
     previous = key;
-    const text = keyText.get(key);
-    if (!mayHaveInitials(text, word) || initialsOf(text) !== word) continue;
-    if (found >= 0 && index.keyDoc[found] !== index.keyDoc[key]) return;
-    found = key;
+    const initials = initialsOf(keyText.get(key));
+    if (initials.length < ACRONYM_MIN || initials.length > ACRONYM_MAX || initials.charAt(0) !== first) continue;
+    const seen = names.get(initials);
+    if (seen === undefined) names.set(initials, key);
+    else if (seen >= 0 && keyDoc[seen] !== keyDoc[key]) names.set(initials, -1);
   }
-  if (found >= 0 && accepts(index.keyDoc[found] as number)) offer(found, ACRONYM_SCORE, How.Acronym);
+  return names;
 }

@@ -104,34 +104,3 @@ export function initialsOf(text: string): string {
   for (const w of meaningfulWords(foldWords(text))) out += w.charAt(0);
   return out;
 }
-
-/**
- * Could the name `text` have the initials `word`? A scan of its ASCII words without
- * folding (`and` and `&` skipped, words past the initials allowed: a legal form);
- * false means surely not, true is to be checked with {@link initialsOf}. Text the
- * scan cannot read as the folding would (non-ASCII, a single letter) answers true.
- * @example mayHaveInitials('Jasper National Motors Inc.', 'jnm') // true
- * @example mayHaveInitials('Jasper Motors', 'jnm') // false
- */
-export function mayHaveInitials(text: string, word: string): boolean {
-  let j = 0;
-  let start = -1;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) | 32 : 32;
-    if (c > 127) return true;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start < 0) continue;
-    const length = i - start;
-    const first = text.charCodeAt(start) | 32;
-    start = -1;
-    if (length === 1) return true;
-    if (length === 3 && first === 97 && text.slice(i - 3, i).toLowerCase() === 'and') continue;
-    if (j === word.length) return true;
-    if (first !== word.charCodeAt(j)) return false;
-    j++;
-  }
-  return j === word.length;
-}
