@@ -1,6 +1,5 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
-import { youngClosures } from './src/build/young-closures.ts';
 
 // The build (scripts/build.ts) passes outDir and site; SITE_URL is the absolute base of every URL.
 export default defineConfig({
@@ -8,6 +7,4 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
-  // Astro's runtime with its per-component slot closures allocated young (src/build/young-closures.ts).
-  vite: { plugins: [youngClosures()] },
 });

@@ -2,7 +2,7 @@
  * bench:build — the build at reference scale (issue "Build benchmark"): 10,000 companies,
  * 24 months of ~1.2M mention rows, cold and incremental (one new month), beside DuckDB
  * doing the same per-context aggregation over the same files. Run: `npm run bench:build`.
- * Prints a summary and rewrites the "## Build (bench:build)" section of BENCHMARKS.md.
+ * Prints a summary and rewrites the "build" section of docs/performance.md (its targets).
  *
  * Environment:
  *   EVI_BENCH_DATA   folder for the generated data; reused by later runs when it holds a
@@ -14,8 +14,8 @@
  *   EVI_BENCH_ONLY=ingest  the ingest comparison alone (issue 14.2): the cold build and the
  *                    one-worker build are stopped once their log reaches "Scoring and ranking"
  *                    (the ingest phase is all they are measured for), no incremental builds;
- *                    DuckDB's runs and the one-month profile as usual. Rewrites the
- *                    "## Build: ingest" section of BENCHMARKS.md instead of "## Build (bench:build)".
+ *                    DuckDB's runs and the one-month profile as usual. Prints only
+ *                    (docs/performance.md is left alone).
  *   EVI_BENCH_INGEST_PAIRS=N  the ingest ratio from N pairs (default 1): after the first, N - 1
  *                    more pairs of a cold ingest (a fresh cache, stopped at "Scoring and
  *                    ranking") and DuckDB's same aggregation, one right after the other; the
@@ -30,15 +30,16 @@
  *                    live one, its rewritten files with inodes of their own, which the build
  *                    removes while it runs, as from an operator's second month on)
  *   EVI_BENCH_MONTHS, EVI_BENCH_ROWS, EVI_BENCH_COMPANIES  smaller data sets for trying the
- *                    bench out; BENCHMARKS.md is only written at the reference scale
+ *                    bench out; docs/performance.md is only written at the reference scale
  *                    (or with EVI_BENCH_WRITE=1)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
-import { releasesDir } from '../src/build/release.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { releasesDir } from '../src/pipeline/release/release.ts';
+import { writeBenchSection } from '../scripts/lib/perf-doc.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
 import { linkTree } from './lib/link-tree.ts';
 import { olderRelease } from './lib/older-release.ts';
@@ -202,7 +203,7 @@ try {
   ): Promise<BuildRun> {
     // Each build starts with the disk's write-back done, as an operator's monthly build does:
     // the run before (a cold build's ~2 GB) leaves gigabytes of dirty pages,
-    // whose write-back would otherwise throttle this build's own writes (BENCHMARKS.md).
+    // whose write-back would otherwise throttle this build's own writes.
     syncDisk();
     noteLoad(`before the ${label} build`);
     say(`${label} build: ${dataDir} (${pages ? 'with pages' : 'EVI_PAGES=0'}), cache ${cacheDir}`);
@@ -571,7 +572,7 @@ try {
     '|---|---|---|---|',
     ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${secs(s.cpuSeconds)} | ${fmt(prof.rows / s.seconds)} |`),
     '',
-    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/build/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
+    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/pipeline/read/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
     '',
     '| target | measured | met |',
     '|---|---|---|',
@@ -606,24 +607,37 @@ try {
     `Of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}).`,
     '',
   ];
-  const heading = ingestOnly ? '## Build: ingest' : '## Build (bench:build)';
   const section = (ingestOnly ? ingestMd : md).join('\n');
   console.log('\n' + section);
 
-  if (reference || env.EVI_BENCH_WRITE === '1') {
-    const path = join(repo, 'BENCHMARKS.md');
-    const before = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-    const start = before.search(new RegExp(`^${heading.replace(/[()]/g, '\\$&')}\\s*$`, 'm'));
-    let after: string;
-    if (start < 0) after = before.replace(/\n*$/, '\n\n') + section;
-    else {
-      const rest = before.slice(start + 1);
-      const next = rest.search(/^## /m);
-      after = before.slice(0, start) + section + (next < 0 ? '' : '\n' + rest.slice(next));
-    }
-    writeFileSync(path, after.replace(/\n*$/, '\n'));
-    say(`wrote the "${heading}" section of ${path}`);
-  } else say('not the reference scale: BENCHMARKS.md left alone (EVI_BENCH_WRITE=1 writes it anyway)');
+  if (ingestOnly) say('the ingest comparison alone: docs/performance.md left alone');
+  else if (reference || env.EVI_BENCH_WRITE === '1') writeBenchSection('build', docTable());
+  else say('not the reference scale: docs/performance.md left alone (EVI_BENCH_WRITE=1 writes it anyway)');
+
+  /** The targets as one table for docs/performance.md; the full report is the one printed above. */
+  function docTable(): string {
+    const cpu = (m: Measured) => (m.userCpu === null ? '–' : secs(m.userCpu + (m.sysCpu ?? 0)));
+    const verdict = (written: boolean, scaledOk: boolean) => (written ? 'yes' : scaledOk ? 'scaled only' : '**no**');
+    const row = (what: string, r: BuildRun, peak: number, wallTarget: number | null, peakGiB: number | null) => {
+      const target = wallTarget === null ? '–' : `≤ ${wallTarget} s (${secs(wallTarget * speed)} scaled), ≤ ${peakGiB} GiB`;
+      const met = wallTarget === null ? '–' : verdict(r.m.wall <= wallTarget && peak <= peakGiB! * GiB, r.m.wall <= wallTarget * speed && peak <= peakGiB! * GiB);
+      return `| ${what} | ${secs(r.m.wall)} | ${mib(peak)} | ${cpu(r.m)} | ${target} | ${met} |`;
+    };
+    const incName = (r: BuildRun) => `monthly build${r.pages ? ' with pages' : ' without pages'}`;
+    return [
+      '| run | wall | peak RSS | CPU | target | met |',
+      '|---|---:|---:|---:|---|---|',
+      ...incrementals.map((r) =>
+        r.pages && incAll.length > 1 ? row(`${incName(r)} (median of ${incAll.length})`, r, incPeak, 12, 1) : row(incName(r), r, r.m.peakRssKiB, r.pages ? 12 : null, 1),
+      ),
+      ...(steady ? [row(`${incName(steady)}, steady state`, steady, steady.m.peakRssKiB, steady.pages ? 12 : null, 1)] : []),
+      row(`cold build${cold.pages ? ' with pages' : ' without pages'} (${params.months} months)`, cold, cold.m.peakRssKiB, cold.pages ? 40 : null, 1.5),
+      `| cold ingest against DuckDB's same aggregation${pairs.length > 1 ? ` (median of ${pairs.length} pairs)` : ''} | ${medianRatio.toFixed(2)}× | – | – | ≥ 1.5× | ${medianRatio >= 1.5 ? 'yes' : '**no**'} |`,
+      '',
+      `Data: ${fmt(params.companies)} companies, ${params.months} months of ${fmt(params.rowsPerMonth)} rows for the cold build, one more month for the monthly builds. ` +
+        `"Scaled": the target at this machine's speed, by DuckDB's same aggregation over the same files (${secs(duckSeconds)} here, ${ISSUE_DUCKDB_SECONDS} s where the targets were set).`,
+    ].join('\n');
+  }
 } finally {
   cleanup();
 }

@@ -1,12 +1,13 @@
 /**
- * npm run bench:serve [-- --write] [-- --soak]: throughput of the Node server for every
+ * npm run bench:serve [-- --soak] [-- --no-write]: throughput of the Node server for every
  * function endpoint beside Debian's nginx serving a static file of the same size (the
  * same bytes the Node server sends), in the same run, with the request log on, the
  * rate limit on and `Accept-Encoding: gzip, br`; `serve` on one static file; and the
  * in-process handler latency of every endpoint. `--soak`: the Node server's RSS over a
  * 60 s load of 50 connections over 5,000 distinct URLs. Load by wrk (/usr/bin/wrk),
- * else autocannon. Needs a built dist/ (npm run build). `--write` replaces the
- * `## Serve (bench:serve)` section of BENCHMARKS.md (or, with --soak, its soak part).
+ * else autocannon. Needs a built dist/ (npm run build). Prints its report and rewrites the
+ * "serve" section of docs/performance.md (with --soak, the "serve-soak" one);
+ * `--no-write` only prints.
  * Environment: DIST_DIR (dist), BENCH_DURATION (s per load, 8), BENCH_CONNECTIONS (32),
  * BENCH_RUNS (latency passes, best kept; 3), BENCH_PORT (first of 3 ports, 4391),
  * SOAK_SECONDS (60), SOAK_CONNECTIONS (50), SOAK_URLS (5000), BENCH_SERVER_LOG (the Node
@@ -26,7 +27,8 @@ import { viewPaths } from '../src/core/views/layout.ts';
 import type { BoardView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { NODE_HANDLER_OPTIONS } from '../src/adapters/node/index.ts';
-import { serveCommand } from './lib/serve-command.ts';
+import { writeBenchSection } from '../scripts/lib/perf-doc.ts';
+import { serveCommand } from '../test/lib/serve-command.ts';
 
 const root = resolve(import.meta.dirname, '..');
 /** The Node server's command as the `serve` script writes it, read once; BENCH_NODE_FLAGS go before its arguments. */
@@ -52,7 +54,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const firstPort = Number(process.env.BENCH_PORT ?? 4391);
-const write = process.argv.includes('--write');
+const write = !process.argv.includes('--no-write');
 const soakMode = process.argv.includes('--soak');
 const WRK = '/usr/bin/wrk';
 const NGINX = '/usr/sbin/nginx';
@@ -538,29 +540,9 @@ async function latencyPass(): Promise<Record<string, Samples>> {
   return out;
 }
 
-/** Replaces a section (up to the next `##` or `###` heading); a new `###` section goes at the end of the Serve section. */
-function replaceSection(file: string, heading: string, section: string): void {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const after = (from: number) => {
-    const found = ['\n## ', '\n### '].map((h) => current.indexOf(h, from + 1)).filter((i) => i !== -1);
-    return found.length ? Math.min(...found) + 1 : -1;
-  };
-  let start = current.indexOf(heading);
-  let end = start === -1 ? -1 : after(start);
-  if (start === -1 && heading.startsWith('### ')) {
-    const serve = current.indexOf('## Serve (bench:serve)');
-    const next = serve === -1 ? -1 : current.indexOf('\n## ', serve + 1);
-    start = end = next === -1 ? current.length : next + 1;
-  }
-  const updated =
-    start === -1 ? `${current.trimEnd()}\n\n${section}` : `${current.slice(0, start)}${section}${end === -1 ? '' : `\n${current.slice(end)}`}`;
-  writeFileSync(file, updated);
-  console.error(`Updated ${file}`);
-}
-
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
-const benchFile = join(root, 'BENCHMARKS.md');
+const builtFrom = `Over a build of ${meta.totalCompanies.toLocaleString('en-US')} companies and ${meta.months.length} months`;
 
 if (soakMode) {
   const loadBefore = loadavg()[0] ?? 0;
@@ -575,7 +557,7 @@ if (soakMode) {
     '',
   ].join('\n');
   console.log(`\n${section}`);
-  if (write) replaceSection(benchFile, '### Memory under load (bench:serve --soak)', section);
+  if (write) writeBenchSection('serve-soak', `${builtFrom}, log and rate limit on, \`Accept-Encoding: ${ACCEPT_ENCODING}\`: ${line}`);
   process.exit(0);
 }
 
@@ -623,4 +605,17 @@ const section = [
 ].join('\n');
 
 console.log(`\n${section}`);
-if (write) replaceSection(benchFile, '## Serve (bench:serve)', section);
+if (write) writeBenchSection('serve', docTable());
+
+/** Throughput beside nginx and the handler's p99, for docs/performance.md; the full report is the one printed above. */
+function docTable(): string {
+  const builtP99 = latencies.map((l) => `${l.endpoint} ${ms(l.wall.built[1])}`).join(', ');
+  return [
+    `| Endpoint | Node req/s | nginx req/s | Node ÷ nginx (target ≥ ${TARGET}) | Node p50 / p99 (ms) |`,
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.label} | ${r.node.rps.toFixed(0)} | ${r.nginx ? r.nginx.rps.toFixed(0) : 'n/a'} | ${ratioCell(r)} | ${ms2(r.node.p50)} / ${ms2(r.node.p99)} |`),
+    '',
+    `${builtFrom}; ${hasWrk ? 'wrk -t1' : 'autocannon'}, ${connections} connections, median of ${rounds} rounds of ${duration} s; request log and rate limit on, \`Accept-Encoding: ${ACCEPT_ENCODING}\`. ` +
+      `Handler p99 with the views in memory, ms (target ≤ 2 but search): ${builtP99}.`,
+  ].join('\n');
+}

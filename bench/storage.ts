@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
 
 const repo = resolve(import.meta.dirname, '..');

@@ -1,16 +1,13 @@
 /**
- * The pages step alone, over an existing build's views (read only): renders the pages
- * into a new folder, for timing and profiling that step apart from the rest of the
- * build, or for seeing a change to the components without building the data again.
+ * The pages step alone, over an existing build's views: renders the pages into a new folder
+ * (replaced; pages only), e.g. to see a component change without building the data again.
  *   npx tsx scripts/build-pages.ts <build folder with views/> <output folder>
- * SITE_URL, EVI_CACHE_DIR (the compiled pages are kept there; "off": Astro compiles every
- * time), EVI_PAGES_COMPILE=1 and EVI_PAGE_WORKERS (0: Astro renders every page) as for the
- * build. The output folder is replaced; it gets the pages only, not the JSON tree.
+ * SITE_URL, EVI_CACHE_DIR, EVI_PAGES_COMPILE and EVI_PAGE_WORKERS as for the build.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildPages } from '../src/build/build-pages.ts';
+import { buildPages } from '../src/pipeline/pages/build-pages.ts';
 
 const [from, out] = process.argv.slice(2);
 if (!from || !out) {

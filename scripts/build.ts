@@ -1,19 +1,18 @@
 /**
- * npm run build (scripts/build.mjs runs this module from its bundle; `node --import tsx
- * scripts/build.ts` runs it as it is, the same build, but for the huge pages a monthly build
- * is started again with, which scripts/build.mjs decides). Environment: EVI_DATA_DIR (default data), EVI_OUT_DIR (default dist),
- * EVI_CACHE_DIR (default .cache/months; "off" disables), SITE_URL (default
- * http://localhost:4321), SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only),
- * EVI_DEPLOY (node|worker|pages|nginx|static, default node).
+ * npm run build (scripts/build.mjs runs this module from its bundle). Environment:
+ * EVI_DATA_DIR (data), EVI_OUT_DIR (dist), EVI_CACHE_DIR (.cache/months; "off" disables),
+ * SITE_URL, SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only), EVI_DEPLOY (default node),
+ * EVI_ALLOW_OLDER_MONTH=1, EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
-import { ROOT } from '../src/build/bundle-file.mjs';
-import { buildFolders } from '../src/build/build-folders.mjs';
-import { closeEarlyWorkers, earlyWorkers } from '../src/build/early-workers.ts';
-import { defaultWorkers } from '../src/build/worker-pool.ts';
+import { ROOT } from '../src/pipeline/workers/bundle-file.mjs';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import { DataError, formatIssue } from '../src/core/data-error.ts';
+import { PublishGateError } from '../src/pipeline/release/gate.ts';
+import { stopMessage } from '../src/pipeline/stop-message.ts';
 import { DEFAULT_DEPLOY, DEPLOY_TARGETS, type DeployTarget } from '../src/core/policy.ts';
 
-// The project's folder, from a module of src/build: this module also runs from its bundle (scripts/build.mjs).
+// The project's folder, from a module of src/pipeline/workers: this module also runs from its bundle.
 const root = resolve(ROOT);
 const env = process.env;
 const epoch = env.SOURCE_DATE_EPOCH ? Number(env.SOURCE_DATE_EPOCH) : undefined;
@@ -26,30 +25,15 @@ if (!DEPLOY_TARGETS.includes(deploy)) {
   console.error(`EVI_DEPLOY must be one of ${DEPLOY_TARGETS.join(', ')}, got "${env.EVI_DEPLOY}"`);
   process.exit(1);
 }
-// Unset or empty: the default (an empty value would otherwise be the current folder, here and
-// for EVI_OUT_DIR below).
-const { dataDir, cacheDir } = buildFolders(env);
-// Every absolute link is built on SITE_URL. Unset, it is the local server this machine will
-// run (`npm start`): the PORT and HOST it listens on, so `PORT=4501 npm start` links right.
+// Empty is the default too (it would otherwise resolve to the current folder).
+const dataDir = resolve(env.EVI_DATA_DIR || 'data');
+const cache = env.EVI_CACHE_DIR || '.cache/months';
+const cacheDir = cache === 'off' ? null : resolve(cache);
+// Unset SITE_URL: the local server `npm start` will run, on its PORT and HOST.
 const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST) ? env.HOST : 'localhost';
 const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
 if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);
 const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
-// A monthly build's parser worker starts first (earlyWorkers): its start (tsx and its
-// modules) then overlaps this thread's loading of the rest of the build, imported below,
-// instead of following it, and the new month's parse starts ~0.6 s sooner (BENCHMARKS.md).
-// Not a cold build's pool: two workers starting beside this thread's loading slowed it
-// down as much as they gained (the first parse began no sooner), so loadData starts them.
-const most = workers ?? defaultWorkers();
-const early = cacheDir && most > 1 ? earlyWorkers(dataDir, cacheDir, most, { pool: false }) : undefined;
-const [{ runBuild }, { DataError, formatIssue }, { PublishGateError }] = await Promise.all([
-  import('../src/build/run-build.ts'),
-  import('../src/core/data-error.ts'),
-  import('../src/core/gate.ts'),
-]).catch(async (e: unknown) => {
-  await closeEarlyWorkers(early);
-  throw e;
-});
 const t0 = performance.now();
 const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
 try {
@@ -63,7 +47,7 @@ try {
     sourceDateEpoch: epoch,
     pages: env.EVI_PAGES !== '0',
     workers,
-    earlyWorkers: early,
+    allowOlder: env.EVI_ALLOW_OLDER_MONTH === '1',
     log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');
@@ -85,6 +69,6 @@ try {
     for (const i of e.issues) console.error(`  ${formatIssue(i)}`);
   } else if (e instanceof PublishGateError) {
     console.error(`\nBuild stopped by the publish gate; the output folder was not touched.\n${e.message}`);
-  } else console.error(`\nBuild failed; the output folder was not touched.\n${(e as Error).stack ?? e}`);
+  } else console.error(`\n${stopMessage(e, env.EVI_DEBUG === '1')}`);
   process.exit(1);
 }

@@ -1,11 +1,8 @@
 /**
- * `npm run fuzz`: the long run of the seeded request fuzzer against the Node server (or,
- * with FUZZ_TARGET=worker, the Worker under workerd) serving an existing `dist/` (run
- * `npm run build` first). Prints the counts by status, the slowest exchange and any failure;
- * exits 1 on a failure. The Worker gets only the requests Cloudflare's edge would hand it
- * (`reachesWorker`), its /api paths judged after dot-segment removal.
- * Environment: FUZZ_COUNT (100000), FUZZ_SEED (20261122), FUZZ_CONCURRENCY (8), DIST_DIR (dist),
- * FUZZ_TARGET (node | worker).
+ * `npm run fuzz`: the long run of the seeded request fuzzer against the Node server (or the
+ * Worker under workerd) serving an existing `dist/`; exits 1 on a failure. The Worker gets
+ * only the requests Cloudflare's edge would hand it.
+ * Environment: FUZZ_COUNT, FUZZ_SEED, FUZZ_CONCURRENCY, DIST_DIR (dist), FUZZ_TARGET (node | worker).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -36,10 +33,10 @@ let failures = 0;
 let sent = 0;
 let slowest = 0;
 const statuses: Record<string, number> = {};
-// In batches, so that a long run holds only one batch of requests in memory.
+// In batches, so that only one batch of requests is in memory.
 for (let offset = 0; offset < count; offset += 10_000) {
   const size = Math.min(10_000, count - offset);
-  // The Worker's batch: the first `size` requests the edge would deliver (about 60% of them).
+  // The Worker's batch: the first `size` requests the edge would deliver.
   const batch = worker ? fuzzRequests(seed + offset, size * 2, meta).filter(reachesWorker).slice(0, size) : fuzzRequests(seed + offset, size, meta);
   const report = await runFuzz(port, batch, { concurrency, secrets: [dist, resolve(import.meta.dirname, '..')], normalisePath: worker });
   sent += report.sent;

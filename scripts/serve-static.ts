@@ -1,14 +1,7 @@
 /**
- * `npm run serve:static`: a built `dist/` as a plain static host serves it, with no
- * function: `serve-handler` (the engine of `serve`) reading the build's own `serve.json`
- * (rewrites of every static endpoint's public paths, JSON headers on `/api`, clean URLs,
- * no directory listings).
- *
- * One thing `serve` cannot be configured to do is done here: a 404 page per folder. Like
- * Cloudflare Pages (the nearest `404.html`), a missing path under `/api` gets the build's
- * `api/404.html`, a JSON not-found body, with the headers `serve.json` gives `/api`
- * (JSON type, CORS, a short cache life), never the site's HTML 404 page (issue 10, rule 1).
- * Every other answer is serve-handler's own.
+ * `npm run serve:static`: a built `dist/` as a plain static host serves it, with no function:
+ * `serve-handler` reading the build's own `serve.json`. Added here, as Cloudflare Pages does:
+ * a missing path under `/api` gets the build's JSON `api/404.html`, not the site's HTML 404.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -41,7 +34,6 @@ const underApi = (absolutePath: string): boolean => {
 
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   await handler(request, response, config, {
-    // serve-handler calls this with (absolutePath, response, acceptsJSON, current, handlers, config, spec).
     sendError: async (absolutePath = '', _res, _acceptsJson, _current, _handlers, _config, spec?: { statusCode: number }) => {
       if (spec?.statusCode === 404 && underApi(absolutePath) && existsSync(apiNotFound)) {
         const body = readFileSync(apiNotFound);
@@ -49,7 +41,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
         response.end(request.method === 'HEAD' ? undefined : body);
         return;
       }
-      // Anything else: serve-handler answers as serve does (the site's 404.html, or its JSON error).
+      // Anything else: serve-handler answers as serve does.
       await handler(request, response, config);
     },
   });

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILD_NODE_ARGS, BUILD_V8_FLAGS } from '../src/build/build-command.ts';
-import { ROOT, buildBundle, manifestPath } from '../src/build/bundle-file.mjs';
-import { execArgvWithoutLoaders } from '../src/build/worker-bundle.ts';
+import { BUILD_NODE_ARGS, BUILD_V8_FLAGS } from '../src/pipeline/workers/build-command.ts';
+import { ROOT, buildBundle, manifestPath } from '../src/pipeline/workers/bundle-file.mjs';
+import { execArgvWithoutLoaders } from '../src/pipeline/workers/worker-bundle.ts';
 
 const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
@@ -17,16 +17,16 @@ describe('the build command', () => {
     expect(pkg.scripts.build).toBe(`node ${BUILD_NODE_ARGS.join(' ')}`);
   });
 
-  it("runs from a bundle in which no module finds a file by its own location but src/build's", () => {
-    // In the bundle every module's import.meta.url is that of src/build/run-build.ts, and an ESM
+  it("runs from a bundle in which no module finds a file by its own location but the workers' folder's", () => {
+    // In the bundle every module's import.meta.url is that of src/pipeline/workers/worker-pool.ts, and an ESM
     // bundle has no __dirname: a module elsewhere that used either would find the wrong file.
     expect(buildBundle()).not.toBeNull();
     const { inputs } = JSON.parse(readFileSync(manifestPath(join(ROOT, 'scripts', 'build.ts')), 'utf8')) as { inputs: Record<string, string> };
     expect(Object.keys(inputs).length).toBeGreaterThan(100);
     const located = Object.keys(inputs).filter((input) => /import\.meta|__dirname|__filename/.test(readFileSync(join(ROOT, input), 'utf8')));
-    expect(located.filter((input) => !input.startsWith('src/build/'))).toEqual([]);
+    expect(located.filter((input) => !input.startsWith('src/pipeline/workers/'))).toEqual([]);
     // those that do are still there (or the check above checks nothing)
-    expect(located).toContain('src/build/worker-pool.ts');
+    expect(located).toContain('src/pipeline/workers/worker-pool.ts');
   });
 
   it('gives workers none of its V8 flags', () => {

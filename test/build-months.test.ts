@@ -1,5 +1,5 @@
 /**
- * A past month's company files (src/build/month-files.ts, RecordShards): each shard is the
+ * A past month's company files (src/pipeline/write/month-files.ts, RecordShards): each shard is the
  * records of its companies with the tables they name, the month's search rankings are
  * what search keeps of its views, and the current month's records stored in the cache
  * for the next build are byte for byte what that build's views job makes of the month
@@ -10,8 +10,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
-import { RecordShards } from '../src/build/month-files.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import { RecordShards } from '../src/pipeline/write/month-files.ts';
 import { searchRankings } from '../src/core/views/build-views.ts';
 import { shapeSite, shapeView, type RecordShard, type RecordTables } from '../src/core/views/companies.ts';
 import type { CompanyView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';

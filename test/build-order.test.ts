@@ -1,5 +1,5 @@
 /**
- * The build's order with the compiled pages in the cache (src/build/run-build.ts,
+ * The build's order with the compiled pages in the cache (src/pipeline/run-build.ts,
  * build-pages.ts): the page workers start on the profiles once the current company views
  * and meta.json are written, take the leaderboards once those are, and render beside the
  * rest of the views step. The output must be the one of a build that renders the pages after the
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, buildSite } from './lib/build-once.ts';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 
 let dist: string;
 let tmp: string;
@@ -48,8 +48,6 @@ beforeAll(async () => {
   const env = { EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') };
   // The first compiles the pages and stores them; the second renders from the cache.
   logs.push(await build(env), await build(env));
-  // A compile beside the views step that gives no recipe: Astro builds the pages again over the whole tree.
-  logs.push(await build({ EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache-no-recipe'), EVI_OUT_DIR: join(tmp, 'out-no-recipe'), EVI_PAGES_NO_RECIPE: '1' }));
 }, 600_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -89,19 +87,6 @@ describe('pages beside the views step (compiled pages from the cache)', () => {
     expect(at(/Page workers started beside/)).toBeLessThan(at(/Building pages/));
     expect(at(/Page workers started beside/)).toBeLessThan(at(/the leaderboards handed to the page workers/));
     expect(at(/the leaderboards handed to the page workers/)).toBeLessThan(at(/static answers, OpenAPI/));
-  });
-
-  it('compile again over the whole JSON tree when the early compile gives no recipe, with the same files', () => {
-    const noRecipe = logs[2]!;
-    expect(noRecipe).toMatch(/Astro compiles the pages beside the views step/);
-    expect(noRecipe).toMatch(/no recipe from the early compile; Astro builds the pages again/);
-    const at = (line: RegExp) => noRecipe.split('\n').findIndex((l) => line.test(l));
-    expect(at(/Astro builds the pages again/)).toBeGreaterThan(at(/Building pages/));
-    expect(noRecipe).toMatch(/the compiled pages are not kept in the cache: EVI_PAGES_NO_RECIPE=1/);
-    const out = join(tmp, 'out-no-recipe');
-    const all = files(dist);
-    expect(files(out)).toEqual(all);
-    expect(all.filter((f) => !readFileSync(join(out, f)).equals(readFileSync(join(dist, f))))).toEqual([]);
   });
 
   it('write the same files, byte for byte, as a build rendering the pages after the JSON tree', () => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
@@ -88,7 +89,7 @@ describe('build output', () => {
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stderr).toMatch(/2026-02: 3 rows \(cached, unchanged\)/);
     expect(changed.stderr).toMatch(/2026-03: 34 rows read in/);
-    expect(JSON.parse(readFileSync(join(tmp, 'b/build-report.json'), 'utf8')).rows.total).toBe(37);
+    expect(JSON.parse(readFileSync(reportPath(join(tmp, 'b')), 'utf8')).rows.total).toBe(37);
     expect(changed.stderr).toMatch(/Scored 2 months \(1 from the cache\)/);
     // What the caches give back is what a build without them computes, to the byte.
     const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'c'), EVI_CACHE_DIR: 'off' });

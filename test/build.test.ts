@@ -2,20 +2,26 @@
  * The build pipeline over the hand-made fixture in test/fixtures/basic. Every expected
  * figure below is worked out by hand from the CSV rows (see the comments), one case per rule.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
 import type { BoardView, CompanyView, MetaView } from '../src/core/views/layout.ts';
 import { CompanyProfileSchema, HealthResponseSchema, IndexResponseSchema, LeadersResponseSchema, RankingsResponseSchema } from '../src/core/schemas/responses.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-build-'));
 const out = join(tmp, 'dist');
 const json = <T>(p: string): T => JSON.parse(readFileSync(join(out, p), 'utf8')) as T;
+/** The build report, written beside the output folder (never in it: a static host would serve it). */
+const report = <T>(): T => {
+  if (existsSync(join(out, 'build-report.json'))) throw new Error('build-report.json is in the output folder');
+  return JSON.parse(readFileSync(reportPath(out), 'utf8')) as T;
+};
 const board = (m: string, c: string, i: string) => json<BoardView>(`views/rankings/${m}/${c}/${i}.json`);
 const company = (slug: string) => json<CompanyView>(`views/company/${slug}.json`);
 
@@ -58,7 +64,7 @@ describe('scoring and ranking (data-and-rules §2–§3)', () => {
     const z9 = rows().find((r) => r[0] === 'zeta-9-labs')!;
     expect(z9[3]).toBe(25);
     expect(z9[4]).toBe(1);
-    expect(json<{ rows: { research: number }; researchModels: Record<string, number> }>('build-report.json').researchModels).toEqual({ Claude: 1 });
+    expect(report<{ rows: { research: number }; researchModels: Record<string, number> }>().researchModels).toEqual({ Claude: 1 });
   });
 
   it('ranks every company of the universe, never named ones included, and honours tracked_since', () => {
@@ -184,7 +190,7 @@ describe('output', () => {
   });
 
   it('reports unresolved and out-of-universe mentions', () => {
-    const rep = json<{ unresolvedNames: { top: { name: string; count: number }[] }; outOfUniverseMentions: number; rows: { total: number } }>('build-report.json');
+    const rep = report<{ unresolvedNames: { top: { name: string; count: number }[] }; outOfUniverseMentions: number; rows: { total: number } }>();
     expect(rep.unresolvedNames.top).toEqual([{ name: 'Unknown Corp', count: 1 }]);
     // Northwind named in Retail in Feb (before tracked_since) and in Aerospace in March (not its industry).
     expect(rep.outOfUniverseMentions).toBe(2);

@@ -1,13 +1,13 @@
 /**
- * A folder entry of the build's caches (src/build/cache-file.ts): written with each file's
+ * A folder entry of the build's caches (src/pipeline/cache/cache-file.ts): written with each file's
  * identity, read back without hashing a file that is still the one written, and any other
  * file hashed: kept when its bytes are the ones written, the entry dropped when not.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCacheFolder, writeCacheFolder } from '../src/build/cache-file.ts';
+import { readCacheFolder, writeCacheFolder } from '../src/pipeline/cache/cache-file.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'evi-cache-folder-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,5 +54,22 @@ describe('cache folder entries', () => {
     expect(await readCacheFolder(dir, 'k2', (l) => warnings.push(l))).toBeNull();
     expect(warnings).toEqual([expect.stringMatching(/has a\/b\/two\.json not matching its digest/)]);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('are read-only, and an edit in place that keeps the size and the modification time is caught', async () => {
+    const dir = join(tmp, 'entry-3');
+    await writeCacheFolder(dir, 'k3', files());
+    const one = join(dir, 'a/one.json');
+    expect(statSync(one).mode & 0o222).toBe(0);
+    const { atime, mtime, size } = statSync(one);
+    // the same length, other bytes; the modification time set back
+    chmodSync(one, 0o644);
+    writeFileSync(one, '{"one":2}');
+    utimesSync(one, atime, mtime);
+    expect(statSync(one).size).toBe(size);
+    expect(statSync(one).mtimeMs).toBe(mtime.getTime());
+    const warnings: string[] = [];
+    expect(await readCacheFolder(dir, 'k3', (l) => warnings.push(l))).toBeNull();
+    expect(warnings).toEqual([expect.stringMatching(/has a\/one\.json not matching its digest/)]);
   });
 });

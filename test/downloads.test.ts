@@ -1,5 +1,5 @@
 /**
- * Bulk downloads (src/build/downloads.ts) over the built sample site: the CSV of a month
+ * Bulk downloads (src/pipeline/write/downloads.ts) over the built sample site: the CSV of a month
  * holds exactly the API's leaderboards, the NDJSON the API's profiles, and every file
  * is what its manifest says (bytes, rows, SHA-256).
  */
@@ -12,7 +12,7 @@ import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
-import { LEADERBOARD_COLUMNS, loadDataset } from '../src/build/downloads.ts';
+import { LEADERBOARD_COLUMNS, loadDataset } from '../src/pipeline/write/downloads.ts';
 import { DataError } from '../src/core/data-error.ts';
 import { DEFAULT_DATASET } from '../src/core/schemas/dataset.ts';
 import { viewPaths, type MetaView, type SearchRankingsView } from '../src/core/views/layout.ts';

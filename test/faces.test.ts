@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../src/build/openapi.ts';
+import { openApiDocument } from '../src/api/openapi.ts';
 import { loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
 import type { CompanyView, MetaView } from '../src/core/views/layout.ts';
 import type { RankingsResponse } from '../src/core/schemas/responses.ts';
@@ -153,6 +153,19 @@ describe('llms-full.txt', () => {
       const res = await fetch(`${server.url}${local(u)}`);
       await res.arrayBuffer();
       expect(res.status, u).toBe(200);
+    }
+  });
+});
+
+describe('how an assistant connects (MCP)', () => {
+  it('llms.txt, llms-full.txt and /api-docs/ name the hosted endpoint first and a command that runs from a clone, never npx', () => {
+    for (const file of ['llms.txt', 'llms-full.txt', 'api-docs/index.html']) {
+      const text = read(file).replace(/&quot;/g, '"');
+      const endpoint = text.indexOf(`${SITE_URL}/mcp`);
+      const command = text.indexOf(`npm run --silent mcp -- --url ${SITE_URL}`);
+      expect(endpoint, file).toBeGreaterThan(-1);
+      expect(command, file).toBeGreaterThan(endpoint);
+      expect(text, file).not.toContain('npx employer-visibility-index');
     }
   });
 });

@@ -7,10 +7,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { DataError } from '../src/core/data-error.ts';
-import { PublishGateError, checkRelease } from '../src/core/gate.ts';
+import { PublishGateError, checkRelease } from '../src/pipeline/release/gate.ts';
 import type { HealthResponse } from '../src/core/schemas/responses.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const fixture = join(root, 'test/fixtures/basic');
@@ -82,7 +83,7 @@ describe('publish gate', () => {
     const reason = 'France and the UK were paused this month';
     await build(dataWith({ 'mentions/2026-04.csv': april(usOnly), 'accept-drops.json': JSON.stringify([{ month: '2026-04', reason }]) }));
     expect(health()).toMatchObject({ month: '2026-04', acceptedDrop: reason });
-    const report = JSON.parse(readFileSync(join(out, 'build-report.json'), 'utf8'));
+    const report = JSON.parse(readFileSync(reportPath(out), 'utf8'));
     expect(report.gate.acceptedBecause).toBe(reason);
     expect(report.gate.findings.join('\n')).toMatch(/countries .* fr, gb/);
   });

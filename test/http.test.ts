@@ -17,7 +17,7 @@ import { startServer } from '../src/adapters/node/index.ts';
 import type { RunningServer } from '../src/adapters/node/index.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist, corruptCopy } from './lib/dist.ts';
-import { serveCommand } from '../bench/lib/serve-command.ts';
+import { serveCommand } from './lib/serve-command.ts';
 
 let dist: string;
 const servers: RunningServer[] = [];

@@ -1,14 +1,14 @@
 /**
- * The release ledger's digests (src/build/ledger.ts `monthRecord`): written as text
+ * The release ledger's digests (src/pipeline/release/ledger.ts `monthRecord`): written as text
  * directly from the slugs' JSON and the integers, they must equal the digests of the rows
  * built and stringified (`monthRecordByStringify`, the first way), for every month of the
  * sample data, and for slugs that JSON escapes.
  */
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadData } from '../src/build/load-data.ts';
-import { monthRecord, monthRecordByStringify } from '../src/build/ledger.ts';
-import { scoreMonths } from '../src/build/score-months.ts';
+import { loadData } from '../src/pipeline/read/load-data.ts';
+import { monthRecord, monthRecordByStringify } from '../src/pipeline/release/ledger.ts';
+import { scoreMonths } from '../src/pipeline/score/score-months.ts';
 import { universes, type MonthResult } from '../src/core/score.ts';
 
 const root = resolve(import.meta.dirname, '..');

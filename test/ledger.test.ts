@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
-import { runBuild } from '../src/build/run-build.ts';
-import { FrozenMonthError, LedgerSchema } from '../src/core/ledger.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import { LedgerSchema } from '../src/core/schemas/ledger.ts';
+import { FrozenMonthError } from '../src/pipeline/release/ledger.ts';
 import { ChangelogResponseSchema } from '../src/core/schemas/responses.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
 import type { Handler } from '../src/api/index.ts';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../src/build/openapi.ts';
+import { openApiDocument } from '../src/api/openapi.ts';
 import { meta as fixtureMeta } from './lib/fixture.ts';
 
 const root = resolve(import.meta.dirname, '..');

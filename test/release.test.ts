@@ -1,5 +1,5 @@
 /**
- * The atomic release (src/build/release.ts) and a server that follows it
+ * The atomic release (src/pipeline/release/release.ts) and a server that follows it
  * (src/adapters/node/release-follower.ts): `dist` is a link swapped in one rename; a crash at
  * any step leaves a complete output; a running server switches builds without a
  * restart and never answers from a mix of two.
@@ -8,9 +8,9 @@ import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
-import type { ReleaseStep } from '../src/build/release.ts';
-import { releasesDir } from '../src/build/release.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
+import type { ReleaseStep } from '../src/pipeline/release/release.ts';
+import { releasesDir } from '../src/pipeline/release/release.ts';
 import { startServer } from '../src/adapters/node/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -29,7 +29,7 @@ function withApril(): string {
 }
 
 const build = (dataDir: string, outDir: string, releaseStep?: (s: ReleaseStep) => void) =>
-  runBuild({ root, dataDir, outDir, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1, releaseStep });
+  runBuild({ root, dataDir, outDir, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1, releaseStep, allowOlder: true });
 const month = (out: string) => JSON.parse(readFileSync(join(out, 'views/meta.json'), 'utf8')).month as string;
 
 describe('atomic release', () => {

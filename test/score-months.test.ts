@@ -1,5 +1,5 @@
 /**
- * The scoring step (src/build/score-months.ts): past months scored on worker threads, each
+ * The scoring step (src/pipeline/score/score-months.ts): past months scored on worker threads, each
  * reading its parsed month from the cache, must give what the build's thread gives, write
  * the same scored cache entries, and be read back from them by the next build.
  */
@@ -7,10 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCacheJson, writeCacheEntry } from '../src/build/cache-file.ts';
-import { monthRecord } from '../src/build/ledger.ts';
-import { loadData } from '../src/build/load-data.ts';
-import { scoreMonths } from '../src/build/score-months.ts';
+import { readCacheJson, writeCacheEntry } from '../src/pipeline/cache/cache-file.ts';
+import { monthRecord } from '../src/pipeline/release/ledger.ts';
+import { loadData } from '../src/pipeline/read/load-data.ts';
+import { scoreMonths } from '../src/pipeline/score/score-months.ts';
 import { storeMonthResult, universes } from '../src/core/score.ts';
 
 const root = resolve(import.meta.dirname, '..');

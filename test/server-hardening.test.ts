@@ -14,7 +14,7 @@ import { SERVER_LIMITS, startServer } from '../src/adapters/node/index.ts';
 import type { RunningServer } from '../src/adapters/node/index.ts';
 import { RateLimiter, clientKey } from '../src/api/rate-limit.ts';
 import { builtDist } from './lib/dist.ts';
-import { serveCommand } from '../bench/lib/serve-command.ts';
+import { serveCommand } from './lib/serve-command.ts';
 
 let dist: string;
 let running: RunningServer;
@@ -182,7 +182,7 @@ describe('methods: 405 with Allow and a JSON body, never a hang', () => {
 
 describe('build internals are not served', () => {
   it('views, the build report and host configuration answer 404; the search index stays public', async () => {
-    for (const path of ['/views/meta.json', '/views/', '/views', '/Views/meta.json', '/views%2fmeta.json', '/x/..%2fviews/meta.json', '/build-report.json', '/_headers', '/_redirects', '/serve.json', '/api-docs/..%2fserve.json', '//api/v1/health.json', '/./api/v1/health.json']) {
+    for (const path of ['/views/meta.json', '/views/', '/views', '/Views/meta.json', '/views%2fmeta.json', '/x/..%2fviews/meta.json', '/build-report.json', '/_headers', '/_redirects', '/serve.json', '/.assetsignore', '/api-docs/..%2fserve.json', '//api/v1/health.json', '/./api/v1/health.json']) {
       const res = await request(`GET ${path} HTTP/1.1`);
       expect(res.status, path).toBe(404);
       expect(res.headers.location, path).toBeUndefined();

@@ -1,7 +1,7 @@
 /**
  * Every static answer file of a build is the handler's own answer to its URL, to the byte:
  * the company family's files (shaped from the views in memory as the build makes them,
- * src/build/static-files.ts) as much as the others, on a deployment that runs the function
+ * src/pipeline/write/static-files.ts) as much as the others, on a deployment that runs the function
  * (default forms only) and on a static host (the current month's month-addressed forms
  * too). A default form the handler answers with a 404 (a company without a profile) has
  * no file.
@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../src/build/run-build.ts';
+import { runBuild } from '../src/pipeline/run-build.ts';
 import { createHandler } from '../src/api/index.ts';
 import { staticFiles } from '../src/api/endpoints.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';

@@ -8,12 +8,13 @@
  * unknown /api path gets the build's JSON 404.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
 import { STATIC_NOTE, staticRewrites } from '../src/api/endpoints.ts';
-import { BUILD_NODE_ARGS } from '../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { reportPath } from '../src/pipeline/write/report.ts';
 import { HeadersHandler } from '@netlify/headers';
 import { RedirectsHandler } from '@netlify/redirects';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
@@ -176,6 +177,14 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
+  it('the build’s report is written beside the folder, not in it: no static host serves it', async () => {
+    expect(existsSync(reportPath(dist))).toBe(true);
+    expect(existsSync(join(dist, 'build-report.json'))).toBe(false);
+    const res = await fetch(`${origin}/build-report.json`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
+  });
+
   it('a port already in use gives one line naming the port and the variable to change', async () => {
     const port = Number(new URL(origin).port);
     const child = spawn('npx', ['tsx', 'scripts/serve-static.ts'], { cwd: root, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DIST_DIR: dist } });
@@ -234,6 +243,12 @@ describe('Cloudflare Pages without the function (wrangler pages dev over the sam
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(await res.json(), path).toEqual(await (await handler()(new Request(url))).json());
     }
+  });
+
+  it('the build’s report is not served', async () => {
+    const res = await fetch(`${pages.url}/build-report.json`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
   });
 
   it('an /api path without a file gets the JSON 404 with CORS, never HTML, never kept long', async () => {

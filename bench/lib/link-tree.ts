@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { JsonWriter } from '../../src/build/write-json.ts';
+import { JsonWriter } from '../../src/pipeline/write/write-json.ts';
 
 /**
  * A copy of the folder `from` at `to` whose files are hard links to the same files, made
@@ -9,8 +9,7 @@ import { JsonWriter } from '../../src/build/write-json.ts';
  * place (a new entry is written beside and renamed, an old one removed), the links are as
  * good as a copy: no build changes the bytes behind the other name. And no bytes are
  * written, so the build timed next does not start beside gigabytes of page cache just
- * written (BENCHMARKS.md, "Build: the pages' text in Latin-1, the cold cache linked, and
- * the page cache's state"). Returns the number of files.
+ * written. Returns the number of files.
  */
 export function linkTree(from: string, to: string): number {
   const out = new JsonWriter(to);

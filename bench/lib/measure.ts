@@ -77,8 +77,8 @@ function exeOf(pid: number): string | null {
 
 /**
  * The process to sample under `pid`: `pid`, or (`under`) its first child (the command under
- * /usr/bin/time); then, while it has one, its child running the same program (a build that its
- * launcher started again, src/build/huge-pages.mjs), not another program it runs (esbuild).
+ * /usr/bin/time); then, while it has one, its child running the same program, not another
+ * program it runs (esbuild).
  */
 function measuredOf(pid: number, under: boolean): number | null {
   let target = under ? (childrenOf(pid)[0] ?? null) : pid;

@@ -185,6 +185,50 @@ describe('strict, helpful parameters', () => {
     expect(ErrorResponseSchema.parse(r.body)).toEqual(r.body);
   });
 
+  it('a value close to a valid one gets the same status plus the close values, for every parameter that takes one from a list', async () => {
+    for (const [path, status, parameter, meant] of [
+      ['/api/v1/rankings?industry=aerospcae', 404, 'industry', 'aerospace'],
+      ['/api/v1/rankings?industry=Retial', 404, 'industry', 'Retail'],
+      ['/api/v1/rankings?industry=oil-gaz', 404, 'industry', 'oil-gas'],
+      ['/api/v1/rankings/airlnie/us', 404, 'industry', 'airline'],
+      ['/api/v1/rankings?country=Frnace', 400, 'country', 'France'],
+      ['/api/v1/rankings?country=Untied%20Kingdom', 400, 'country', 'United Kingdom'],
+      ['/api/v1/search?q=kestrel&country=Germny', 400, 'country', 'Germany'],
+      ['/api/v1/company/orbital-works?country=Deutschlnd', 400, 'country', 'Deutschland'],
+      ['/api/v1/compare?companies=orbital-works,northwind&country=Amercia', 400, 'country', 'America'],
+      ['/api/v1/rankings/retail/Frnace', 404, 'country', 'France'],
+      ['/api/v1/rankings?month=2026-4', 400, 'month', MONTH],
+      ['/api/v1/rankings?month=2026-05', 404, 'month', MONTH],
+      ['/api/v1/rankings?month=2025-12', 404, 'month', PREVIOUS],
+      ['/api/v1/months/2026-05/rankings/retail/us', 404, 'month', MONTH],
+      ['/api/v1/search?q=kestrel&month=202603', 400, 'month', PREVIOUS],
+      ['/api/v1/rankings?sort=rnak', 400, 'sort', 'rank'],
+      ['/api/v1/rankings?sort=mention', 400, 'sort', 'mentions'],
+      ['/api/v1/rankings?sort=nmae', 400, 'sort', 'name'],
+    ] as const) {
+      const r = await json(path);
+      expect(r.status, path).toBe(status);
+      expect(r.body.parameter, path).toBe(parameter);
+      expect(r.body.suggestions, path).toContain(meant);
+      expect((r.body.suggestions as string[])[0], path).toBe(meant);
+      expect(r.body.message, path).toContain(`Did you mean "${meant}"`);
+      expect(ErrorResponseSchema.parse(r.body), path).toEqual(r.body);
+    }
+  });
+
+  it('a value close to none keeps the plain answer with the whole list', async () => {
+    for (const [path, list] of [
+      ['/api/v1/rankings?industry=underwater-basket-weaving', 'validIndustries'],
+      ['/api/v1/rankings?country=atlantis', 'validCountries'],
+      ['/api/v1/rankings?sort=best', 'validSorts'],
+    ] as const) {
+      const r = await json(path);
+      expect(r.body.suggestions, path).toBeUndefined();
+      expect(r.body.message, path).not.toContain('Did you mean');
+      expect(r.body[list], path).toBeDefined();
+    }
+  });
+
   it('month 13 is not a month', async () => {
     const r = await json('/api/v1/rankings?month=2026-13');
     expect(r.status).toBe(400);

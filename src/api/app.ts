@@ -22,7 +22,7 @@ import type { EndpointId } from './endpoints.ts';
 import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
-import { Lru } from './lru.ts';
+import { PromiseCache } from './promise-cache.ts';
 import { SEARCH_PROMPT, SEARCH_TEMPLATE, searchPageHtml } from './search-page.ts';
 import type { SearchOutcome } from './search-page.ts';
 import { messages } from './messages.ts';
@@ -33,7 +33,9 @@ import {
   RankingsQuerySchema,
   SearchQuerySchema,
   parseParams,
+  withSuggestions,
 } from './params.ts';
+import { MAX_SUGGESTIONS, closeMonths, closeValues } from '../core/suggest.ts';
 import { ViewCache } from './store.ts';
 import type { ViewStore } from './store.ts';
 import { Views } from './views.ts';
@@ -68,21 +70,11 @@ export const OPENAPI_PATH = endpoint('getOpenApi').static!.file;
 export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   const opts = { ...defaults, ...options };
   const views = new Views(new ViewCache(store, { maxBytes: opts.viewCacheBytes, log: opts.log }));
-  const entities = new Lru<Promise<Entity>>(opts.responseCacheBytes);
+  const entities = new PromiseCache<Entity>(opts.responseCacheBytes);
 
   /** Views never change during an instance's life, so a body is serialized and hashed once per key. */
   async function cached(key: string, make: () => unknown | Promise<unknown>): Promise<Entity> {
-    let pending = entities.get(key);
-    if (!pending) {
-      const fresh = (async () => entity(await make()))();
-      entities.set(key, fresh, 1);
-      fresh.then(
-        (done) => entities.reweigh(key, fresh, done.bytes.byteLength + key.length),
-        () => entities.deleteIf(key, fresh),
-      );
-      pending = fresh;
-    }
-    return pending;
+    return entities.get(key, async () => entity(await make()), (done) => done.bytes.byteLength + key.length);
   }
 
   /** `cached` for month-dependent answers: the body is {@link answerBody}'s (a permalink; frozen at a month-addressed path). */
@@ -167,9 +159,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const cat = await views.catalog();
       const industry = knownIndustry(cat, c.req.param('industry')!, 'industry');
       const country = cat.countryByKey.get(foldKey(c.req.param('country')!));
-      if (!country) {
-        throw notFound(messages.badCountry(c.req.param('country')!), { parameter: 'country', validCountries: cat.validCountries });
-      }
+      if (!country) throw unknownCountry(cat, c.req.param('country')!, notFound);
       const month = monthOf(cat, c, params.month);
       const canon = { below: `/rankings/${industry.slug}/${country.code}`, query: { limit: limit === LIMITS.leaders.default ? undefined : limit } };
       return cachedFor(c, `leaders|${month}|${country.code}|${industry.slug}|${limit}`, canon, async () => {
@@ -222,7 +212,16 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     const cacheControl = CACHE_POLICIES[e.cache];
     const handle = handlers[(e.handler ?? e.id) as EndpointId];
     api.get(routePath(e), async (c) => {
-      const response = okResponse(await handle(c), cacheControl);
+      const entity = await handle(c);
+      // A corrected month's permanent answers name the correction (the changelog says what
+      // changed) and are cached like current answers: caches that kept the answer before the
+      // correction learn of it within the hour, not the year.
+      const corrected = e.cache === 'month' ? (await views.catalog()).meta.corrected?.[c.req.param('month') ?? ''] : undefined;
+      const response = okResponse(entity, corrected ? CACHE_POLICIES.release : cacheControl);
+      if (corrected) {
+        response.headers.set('EVI-Corrected', corrected);
+        response.headers.set('Link', `<${siteUrls((await views.catalog()).meta.siteUrl).origin}${API_PREFIX}/changelog>; rel="corrections"`);
+      }
       // A current answer names its permanent copy: the month-addressed form of the same request.
       const canonical = e.monthScoped && e.cache !== 'month' ? canonicalOf.get(c) : undefined;
       if (canonical) response.headers.set('Link', `<${canonical}>; rel="canonical"`);
@@ -250,7 +249,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     const words = slug.replace(/[^a-z0-9]+/gi, ' ').trim();
     if (words === '') return [];
     const { index } = await views.search();
-    return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: SUGGESTIONS }).map((hit) => hit.slug);
+    return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: MAX_SUGGESTIONS }).map((hit) => hit.slug);
   }
 
   async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView | BoardRows> {
@@ -311,9 +310,6 @@ function freeze(body: Record<string, unknown>, date: string): Record<string, unk
   return out;
 }
 
-/** How many close slugs a 404 for an unknown company lists. */
-const SUGGESTIONS = 5;
-
 /**
  * The month a request asks for: the `{month}` of a month-addressed path, else the
  * `month` parameter, else the current month; one not in the dataset is a 404 with
@@ -321,8 +317,14 @@ const SUGGESTIONS = 5;
  */
 function monthOf(cat: Catalog, c: Context, asked: string | undefined): string {
   const month = c.req.param('month') ?? asked ?? cat.meta.month;
-  if (!MONTH_RE.test(month)) throw badRequest(messages.badMonth(month), { parameter: 'month' });
-  if (!cat.meta.months.includes(month)) throw notFound(messages.unknownMonth(month), { parameter: 'month', validMonths: cat.meta.months });
+  if (!MONTH_RE.test(month)) {
+    const suggestions = closeMonths(month, cat.meta.months);
+    throw badRequest(messages.badMonth(month, suggestions), withSuggestions({ parameter: 'month' }, suggestions));
+  }
+  if (!cat.meta.months.includes(month)) {
+    const suggestions = closeMonths(month, cat.meta.months);
+    throw notFound(messages.unknownMonth(month, suggestions), withSuggestions({ parameter: 'month', validMonths: cat.meta.months }, suggestions));
+  }
   askedMonth.set(c, month);
   return month;
 }
@@ -377,14 +379,23 @@ export function currentCompanyAnswer(meta: MetaView, view: CompanyView, country:
 /** data-and-rules §4: an unknown country in a query parameter is a 400. */
 function queryCountry(cat: Catalog, value: string): CountryRef {
   const country = cat.countryByKey.get(foldKey(value));
-  if (!country) throw badRequest(messages.badCountry(value), { parameter: 'country', validCountries: cat.validCountries });
+  if (!country) throw unknownCountry(cat, value, badRequest);
   return country;
+}
+
+/** The error for a country that is none (a 400 in a query parameter, a 404 in a path), with the close ones. */
+function unknownCountry(cat: Catalog, value: string, as: typeof badRequest): ApiError {
+  const suggestions = closeValues(value, cat.meta.countries.map((c) => [c.name, c.code, ...c.aliases]));
+  return as(messages.badCountry(value, suggestions), withSuggestions({ parameter: 'country', validCountries: cat.validCountries }, suggestions));
 }
 
 /** data-and-rules §4: an unknown industry is a 404 with the valid names and slugs. */
 function knownIndustry(cat: Catalog, value: string, parameter: string): IndustryRef {
   const industry = cat.industryByKey.get(foldKey(value));
-  if (!industry) throw notFound(messages.unknownIndustry(value), { parameter, validIndustries: cat.validIndustries });
+  if (!industry) {
+    const suggestions = closeValues(value, cat.meta.industries.map((i) => [i.name, i.slug]));
+    throw notFound(messages.unknownIndustry(value, suggestions), withSuggestions({ parameter, validIndustries: cat.validIndustries }, suggestions));
+  }
   return industry;
 }
 

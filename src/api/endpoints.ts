@@ -2,7 +2,7 @@
  * The endpoint table: every endpoint of service-spec §4 once, with its method, path,
  * parameter and response schemas, error cases, texts, example, cache policy and the
  * static file that answers its default form. The Hono routes (`app.ts`), the OpenAPI
- * document (`src/build/openapi.ts`), the index's `endpoints` and `links`, the static
+ * document (`src/api/openapi.ts`), the index's `endpoints` and `links`, the static
  * default files and the host rewrites are all derived from it.
  *
  * Adding an endpoint: one entry here, its schemas (`params.ts`, `responses.ts`), its

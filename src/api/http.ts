@@ -10,7 +10,7 @@ export const ALLOW = ALLOWED_METHODS.join(', ');
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export { CACHE_ERROR, CACHE_NONE, CACHE_SUCCESS } from '../core/policy.ts';
 /** Headers a browser script may read besides the safelisted ones. */
-export const EXPOSE_HEADERS = ['ETag', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy'];
+export const EXPOSE_HEADERS = ['ETag', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'EVI-Corrected'];
 /** Headers a 304 keeps (RFC 9110 §15.4.5, plus CORS so browsers accept it). */
 export const RETAINED_304_HEADERS = [
   'cache-control',

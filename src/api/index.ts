@@ -34,7 +34,6 @@ export { MIN_COMPRESS, negotiateEncoding } from './encoding.ts';
 export type { Compressor, Encoding } from './encoding.ts';
 export { ApiError, StoreError } from './errors.ts';
 export { errorResponse } from './http.ts';
-export { Lru } from './lru.ts';
 export { messages } from './messages.ts';
 export { RateLimiter, clientKey } from './rate-limit.ts';
 export type { RateLimitOptions, RateLimitResult } from './rate-limit.ts';

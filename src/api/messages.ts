@@ -5,6 +5,8 @@
 import { LIMITS } from '../core/policy.ts';
 
 const list = (values: readonly string[]): string => values.join(', ');
+/** The "did you mean" sentence of an error message, empty without suggestions. */
+const meant = (suggestions: readonly string[]): string => (suggestions.length ? ` Did you mean ${list(suggestions.map((s) => `"${s}"`))}?` : '');
 const { min: COMPARE_MIN, max: COMPARE_MAX } = LIMITS.compare;
 
 export const messages = {
@@ -24,15 +26,20 @@ export const messages = {
     max === null
       ? `Parameter ${name} must be a base-10 integer of at least ${min}.`
       : `Parameter ${name} must be a base-10 integer from ${min} to ${max}.`,
-  badSort: (given: string, valid: readonly string[]) => `Unknown sort "${given}". Valid values: ${list(valid)}.`,
+  badSort: (given: string, valid: readonly string[], suggestions: readonly string[] = []) =>
+    `Unknown sort "${given}".${meant(suggestions)} Valid values: ${list(valid)}.`,
   typoParameter: (given: string, meant: string) => `Unknown parameter "${given}"; did you mean "${meant}"? See validParameters.`,
-  badMonth: (given: string) => {
+  badMonth: (given: string, suggestions: readonly string[] = []) => {
     const m = /^\d{4}-(\d{2})$/.exec(given);
-    return m ? `Parameter month: ${m[1]} is not a month (01 to 12); got "${given}".` : `Parameter month must have the form YYYY-MM; got "${given}".`;
+    return m
+      ? `Parameter month: ${m[1]} is not a month (01 to 12); got "${given}".${meant(suggestions)}`
+      : `Parameter month must have the form YYYY-MM; got "${given}".${meant(suggestions)}`;
   },
-  unknownMonth: (given: string) => `No data for month ${given}. See validMonths.`,
-  badCountry: (given: string) => `Unknown country "${given}". Use a country code or name listed in validCountries.`,
-  unknownIndustry: (given: string) => `Unknown industry "${given}". Use an industry name or slug listed in validIndustries.`,
+  unknownMonth: (given: string, suggestions: readonly string[] = []) => `No data for month ${given}.${meant(suggestions)} See validMonths.`,
+  badCountry: (given: string, suggestions: readonly string[] = []) =>
+    `Unknown country "${given}".${meant(suggestions)} Use a country code or name listed in validCountries.`,
+  unknownIndustry: (given: string, suggestions: readonly string[] = []) =>
+    `Unknown industry "${given}".${meant(suggestions)} Use an industry name or slug listed in validIndustries.`,
   noBoard: (industry: string, country: string, month: string) =>
     `No ${industry === 'All industries' ? 'leaderboard' : `${industry} leaderboard`} for ${country} in ${month}.`,
   missingQuery: 'Parameter q is required: a company name to search for.',
@@ -41,7 +48,7 @@ export const messages = {
   unknownParameter: (name: string) => `Invalid parameter ${name}.`,
 
   unknownCompany: (slug: string, suggestions: readonly string[] = []) =>
-    `No company with slug "${slug}".${suggestions.length ? ` Did you mean ${list(suggestions)}?` : ''} Find slugs through /api/v1/search?q=name.`,
+    `No company with slug "${slug}".${meant(suggestions)} Find slugs through /api/v1/search?q=name.`,
   companyNoData: (company: string, month: string | null = null) => `${company} has no data in ${month ?? 'the current month'}.`,
   companyNotInCountry: (company: string, country: string, countries: readonly string[], month: string | null = null) =>
     `${company} has no data for ${country} ${month ? `in ${month}` : 'this month'}. Its countries: ${list(countries)}.`,

@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import { SORTS } from '../core/schemas/responses.ts';
-import { closeParameter } from '../core/suggest.ts';
-import { MONTH_RE } from '../core/text.ts';
+import { closeParameter, closeValues } from '../core/suggest.ts';
 import { badRequest } from './errors.ts';
 import type { ErrorExtra } from './errors.ts';
 import { messages } from './messages.ts';
@@ -29,11 +28,11 @@ const country = z.string().meta({
 
 /**
  * A dataset month (data-and-rules §4): not of the form YYYY-MM is a 400 (saying which
- * part is wrong), well formed but not in the dataset a 404 with `validMonths`.
+ * part is wrong), well formed but not in the dataset a 404 with `validMonths`; both
+ * checked against the dataset's months by the handler, which suggests the close ones.
  */
 const month = z
   .string()
-  .refine((value) => MONTH_RE.test(value), { error: (issue) => messages.badMonth(String(issue.input)) })
   .optional()
   .meta({ description: 'Dataset month YYYY-MM (see `validMonths` in the index). Default: the current month.', example: '2026-04' });
 
@@ -91,7 +90,7 @@ export const RankingsQuerySchema = z.object({
   }),
   page: integer('page', LIMITS.page.min, null, LIMITS.page.default).meta({ description: 'Page number from 1; a page past the last one is empty.' }),
   sort: z
-    .enum(SORTS, { error: (issue) => messages.badSort(String(issue.input), SORTS) })
+    .enum(SORTS, { error: (issue) => messages.badSort(String(issue.input), SORTS, closeSorts(String(issue.input))) })
     .default('rank')
     .meta({ description: '`rank` (or `score`): rank order; `mentions`: mention count first; `name`: alphabetical; `change`: biggest rank improvers since the previous month first.' }),
 });
@@ -119,7 +118,16 @@ export const CompareQuerySchema = z.object({
   month,
 });
 
-const extras: Record<string, ErrorExtra> = { sort: { validSorts: [...SORTS] } };
+const closeSorts = (given: string): string[] => closeValues(given, SORTS.map((sort) => [sort]));
+
+/** The optional fields of the 400 for a parameter, from its value: the valid values and the close ones. */
+const extras: Record<string, (given: string) => ErrorExtra> = {
+  sort: (given) => withSuggestions({ validSorts: [...SORTS] }, closeSorts(given)),
+};
+
+/** An error body's extra fields plus `suggestions` when there are any. */
+export const withSuggestions = (extra: ErrorExtra, suggestions: readonly string[]): ErrorExtra =>
+  suggestions.length ? { ...extra, suggestions: [...suggestions] } : extra;
 
 /**
  * Validates a query against one of the schemas above. Blank optional values count
@@ -150,5 +158,5 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: Record<string
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? '');
-  throw badRequest(issue?.message ?? messages.unknownParameter(name), { parameter: name, ...extras[name] });
+  throw badRequest(issue?.message ?? messages.unknownParameter(name), { parameter: name, ...extras[name]?.(input[name] ?? '') });
 }

@@ -1,5 +1,5 @@
 import { StoreError } from './errors.ts';
-import { Lru } from './lru.ts';
+import { PromiseCache } from './promise-cache.ts';
 
 /**
  * Read-only access to the files the build wrote under `dist/`, addressed by a
@@ -81,13 +81,13 @@ const defaults = {
 export class ViewCache {
   readonly #store: ViewStore;
   readonly #options: Required<ViewCacheOptions>;
-  readonly #entries: Lru<Promise<unknown>>;
+  readonly #entries: PromiseCache<unknown>;
   readonly #failing = new Set<string>();
 
   constructor(store: ViewStore, options: ViewCacheOptions = {}) {
     this.#store = store;
     this.#options = { ...defaults, ...options };
-    this.#entries = new Lru(this.#options.maxBytes);
+    this.#entries = new PromiseCache(this.#options.maxBytes);
   }
 
   /** The parsed view, `null` when absent; throws {@link StoreError} when unreadable. */
@@ -116,20 +116,13 @@ export class ViewCache {
 
   #get(path: string, parse: (text: string) => unknown): Promise<unknown> {
     const key = parse === parseJson ? path : `text:${path}`;
-    const hit = this.#entries.get(key);
-    if (hit) return hit;
     let size = 0;
-    const pending = this.#load(path, (text) => {
-      size = text.length;
-      return parse(text);
-    });
-    // Weighs little while in flight, then the size of its text.
-    this.#entries.set(key, pending, 1);
-    pending.then(
-      () => this.#entries.reweigh(key, pending, Math.max(1, size)),
-      () => this.#entries.deleteIf(key, pending),
-    );
-    return pending;
+    const load = () =>
+      this.#load(path, (text) => {
+        size = text.length;
+        return parse(text);
+      });
+    return this.#entries.get(key, load, () => Math.max(1, size));
   }
 
   async #load(path: string, parse: (text: string) => unknown): Promise<unknown> {

@@ -11,7 +11,7 @@ import type { SearchIndex, SerializedSearchIndex } from '../core/search/index.ts
 import { foldKey } from '../core/text.ts';
 import { BinaryBoard, type BoardRows } from '../core/views/board-rows.ts';
 import { StoreError } from './errors.ts';
-import { Lru } from './lru.ts';
+import { PromiseCache } from './promise-cache.ts';
 import type { ViewCache } from './store.ts';
 
 export interface Catalog {
@@ -70,9 +70,9 @@ export class Views {
   #catalog: Promise<Catalog> | null = null;
   #search: Promise<{ index: SearchIndex; rankings: SearchRankings }> | null = null;
   /** Past months' search rankings, by the size of their file (a month is ~5 MB at 10,000 companies). */
-  readonly #pastRankings = new Lru<Promise<SearchRankings>>(PAST_RANKINGS_BYTES);
+  readonly #pastRankings = new PromiseCache<SearchRankings>(PAST_RANKINGS_BYTES);
   /** Overall boards in binary form, by the size of their file (~0.8 MB for a country of 10,000 companies). */
-  readonly #boards = new Lru<Promise<BoardView | BoardRows | null>>(BINARY_BOARDS_BYTES);
+  readonly #boards = new PromiseCache<BoardView | BoardRows | null>(BINARY_BOARDS_BYTES);
 
   constructor(cache: ViewCache) {
     this.#cache = cache;
@@ -91,7 +91,7 @@ export class Views {
    */
   board(month: string, country: string, industry: string): Promise<BoardView | BoardRows | null> {
     if (industry !== OVERALL) return this.#cache.json<BoardView>(viewPaths.board(month, country, industry));
-    return this.#kept(this.#boards, `${month}/${country}`, async () => {
+    return this.#boards.get(`${month}/${country}`, async () => {
       const path = viewPaths.overallBoardBinary(month, country);
       const bytes = await this.#cache.bytes(path);
       if (!bytes) return this.#cache.json<BoardView>(viewPaths.board(month, country, industry));
@@ -122,26 +122,7 @@ export class Views {
 
   /** A past month's search rankings (the build writes one per past month); kept per month once read. */
   pastSearchRankings(month: string): Promise<SearchRankings> {
-    return this.#kept(this.#pastRankings, month, () => this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month)), (r) => r.bytes);
-  }
-
-  /**
-   * What `make` makes from a binary file, kept in `lru` by the size of its bytes
-   * (`weigh`); one made from a JSON view (weight 0) is not kept here, the view cache
-   * holds it already.
-   */
-  #kept<T>(lru: Lru<Promise<T>>, key: string, make: () => Promise<T>, weigh: (made: T) => number): Promise<T> {
-    let pending = lru.get(key);
-    if (!pending) {
-      const fresh = make();
-      lru.set(key, fresh, 1);
-      fresh.then(
-        (made) => (weigh(made) > 0 ? lru.reweigh(key, fresh, weigh(made)) : lru.deleteIf(key, fresh)),
-        () => lru.deleteIf(key, fresh),
-      );
-      pending = fresh;
-    }
-    return pending;
+    return this.#pastRankings.get(month, () => this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month)), (r) => r.bytes);
   }
 
   search(): Promise<{ index: SearchIndex; rankings: SearchRankings }> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldRows, sharedObjects } from './fields.ts';
-import type { JsonSchema } from '../build/openapi.ts';
+import type { JsonSchema } from '../api/openapi.ts';
 
 // The real response schemas, as the OpenAPI document turns them into components/schemas.
 import '../core/schemas/responses.ts';

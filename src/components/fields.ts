@@ -4,7 +4,7 @@
  * generated from the zod response schemas (`src/core/schemas/responses.ts`), so
  * their `.describe()` texts are the meanings. Pure: schemas in, rows out.
  */
-import type { JsonSchema } from '../build/openapi.ts';
+import type { JsonSchema } from '../api/openapi.ts';
 
 export interface FieldRow {
   /** The field's own name; nested fields follow their parent row with `depth` + 1. */

@@ -12,14 +12,6 @@
  * quotes Astro escapes only `&` and `"`: write `attr(value)` there (or a number).
  * Markup is written as Astro's compiler writes it: no whitespace between tags that the
  * template's layout would have collapsed, `<span></span>` rather than `<span />`.
- * The profiles' and leaderboards' own markup (thousands of pages a build) writes its
- * characters beyond Latin-1 as character references (`&#9650;` for ▲, `&rsaquo;` for ›,
- * `&ldquo;`), and the pages' titles join their parts with `·` (Latin-1), not `–`: V8 keeps
- * a text whose characters are all Latin-1 at one byte a character, and one character
- * beyond makes the whole page's text two bytes a character, which the page workers then
- * copy flat and encode at twice the memory (monthly reference builds, alternated: 0.27-0.46
- * s of wall and 0.3-0.6 s of user CPU less; BENCHMARKS.md). A company's own name may still
- * be beyond Latin-1: only its page is then two bytes a character.
  * @example
  * String(html`<td>${'R&D'}</td><td class="num">${12.5}</td>`); // '<td>R&amp;D</td><td class="num">12.5</td>'
  */

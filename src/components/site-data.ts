@@ -37,7 +37,7 @@ export function company(slug: string): CompanyView {
 
 /**
  * The paths Astro's own pipeline renders of a route whose pages the build's page workers
- * render (src/build/render-pages.ts: profiles and leaderboards, from the same compiled
+ * render (src/pipeline/pages/render-pages.ts: profiles and leaderboards, from the same compiled
  * component): only the first, the reference each worker checks its output against byte
  * for byte. With the workers off (`EVI_PAGE_WORKERS=0`), and inside the workers, all of them.
  */

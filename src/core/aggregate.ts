@@ -40,9 +40,8 @@ export interface MonthAggregate {
 
 /**
  * A finished month as {@link MonthAggregate} has it, but with the names' answer lists in typed
- * arrays instead of one array each (~130,000 in a reference month): what the parser worker
- * writes its cache entry from (src/build/aggregate-file.ts `packColumns`), with no array or
- * tuple made per name. {@link aggregateOf} makes the aggregate of it.
+ * arrays, not an array each: what the parser worker writes its cache entry from
+ * (`packColumns`). {@link aggregateOf} makes the aggregate of it.
  */
 export interface MonthColumns extends Omit<MonthAggregate, 'contexts'> {
   /** In the aggregate's order; `names`: the numbers of the context's names, in the aggregate's order. */
@@ -102,12 +101,8 @@ export function columnsOf(agg: MonthAggregate): MonthColumns {
 }
 
 /**
- * The accumulator's large typed arrays (answers' signatures, the (list, answer) pairs, the
- * answer ids' characters, the lists' contexts and names), handed from one month's
- * accumulator to the next one's in a thread. Grown to a month's size (~50 MB at the
- * reference scale) and then dropped, they were fresh memory every month, each page faulted
- * in again by the kernel: in-process over a reference month, handing them on took 2-5% off
- * the read-and-fold's CPU (BENCHMARKS.md, "Build: memory kept from one month to the next").
+ * The accumulator's large typed arrays, handed from one month's accumulator to the next in a
+ * thread, so that each month does not fault in fresh memory.
  */
 export interface AccumulatorArrays {
   sigs: Int32Array;
@@ -157,15 +152,8 @@ const S_ANSWER = 7;
 const LIST = 3;
 
 /**
- * Arrays for a thread's first month, sized from its text's length in bytes: the month's
- * answers, name lists and (list, answer) pairs in proportion, with ~1.3-1.5x room at the
- * reference scale (116.2 MB of text: 596,582 answers, 9.5 million characters of their ids,
- * 1.85 million pair integers, 128,810 lists). Grown from a few thousand by doubling, they
- * were copied ~10 times over and each new one faulted in afresh: 0.38 s of the new month's
- * parse in a monthly build's fresh worker, under the profiler (BENCHMARKS.md, "Build: the
- * profiles download, the removal's walk, a first month's arrays").
- * A month that needs more grows them as before; the pages of room never written cost no
- * memory.
+ * Arrays for a thread's first month, sized in proportion to its text's length rather than grown
+ * by doubling; a month that needs more grows them, and room never written costs no memory.
  */
 export function arraysFor(textBytes: number): AccumulatorArrays {
   const answers = Math.ceil(textBytes / 150) + 2;
@@ -190,9 +178,8 @@ function hasControl(v: string): boolean {
 }
 
 /**
- * A copy of `s` that does not share the text it was cut from. V8 keeps a substring of 13 or
- * more characters as a view into the whole chunk it was cut from: the values kept in the
- * aggregate (names, themes) would each keep a chunk of the month's text alive.
+ * A copy of `s` that does not share the text it was cut from: V8 keeps longer substrings as
+ * views, and each kept name would keep a chunk of the month's text alive.
  */
 function own(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
@@ -259,10 +246,8 @@ class Ids {
 }
 
 /**
- * Strings kept as characters in one growing typed array, numbered in order of arrival, no
- * string object each: the parser cuts its fields as views into its piece of text, and
- * keeping them would keep every piece of the month's text alive (~117 MB at the reference
- * scale, copied by the young generation's collector and promoted).
+ * Strings kept as characters in one growing typed array, numbered in order of arrival: keeping
+ * the parser's fields (views into its text) would keep the month's whole text alive.
  */
 class CharList {
   length = 0;
@@ -309,19 +294,10 @@ class CharList {
 }
 
 /**
- * A month's answer ids numbered in order of arrival, to find an answer whose rows come back
- * after other answers'. Nearly every lookup misses (a new answer): 631,507 answers in a
- * reference month (2026-10), ~1.9 rows each.
- *
- * While the ids arrive in ascending order (as a month's export lists them), they are a
- * sorted list: an id after the last one is new with one comparison, and an earlier one is
- * found by binary search. The first new id out of order turns the list into an
- * open-addressing table in one typed array of (32-bit hash, number + 1) pairs, linear
- * probing, at most half full (ids compared only when the hashes are equal), used from then
- * on. The table (its random probes into 8 MB, its growth) was ~0.23 s of a reference
- * month's ~1.63 s of CPU, measured by leaving it out; with the list a month takes ~0.1 s
- * less (BENCHMARKS.md, "Build: ingest, third round", "Fifth step"). A JS Map, before the
- * table, cost ~0.35 s.
+ * A month's answer ids numbered in order of arrival; nearly every lookup is a new answer.
+ * While the ids arrive ascending they are a sorted list (binary search). The first id out of
+ * order turns it into an open-addressing table of (32-bit hash, number + 1) pairs, linear
+ * probing, at most half full, ids compared only when the hashes are equal.
  */
 class AnswerIds {
   constructor(readonly ids = new CharList()) {}
@@ -421,15 +397,10 @@ function mix(h: number): number {
 }
 
 /**
- * Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then `finish`.
- *
- * Built for 1.2M rows a month (BENCHMARKS.md, "Build: ingest"): the rows of one answer
- * usually follow each other and repeat its first seven fields, so a row whose first seven
- * fields are the very strings of the previous accepted row has the same verdict for them
- * and the same answer: only its company is checked and folded in. Any other row takes the
- * full path, every check and lookup, where values equal to the previous accepted row's
- * reuse its resolution. Answers' signatures are small integers in one typed array, not an
- * object per answer. Both paths give the same aggregate and the same messages.
+ * Streams a month's rows: `add` each record (fields in {@link MENTION_COLUMNS} order), then
+ * `finish`. A row whose first seven fields are the very strings of the previous accepted row's
+ * shares their verdict and its answer: only its company is checked. Any other row takes the full
+ * path. Both paths give the same aggregate and messages.
  */
 export class MonthAccumulator {
   private readonly countryBy = new Map<string, string>();
@@ -461,16 +432,11 @@ export class MonthAccumulator {
   /** industry id * countries + country id -> index in `ctxs` */
   private readonly ctxAt = new Map<number, number>();
   /**
-   * Every context's name lists, numbered across contexts in order of their first row:
-   * `lists` holds each one's context, folded name and first spelling ({@link LIST} integers),
-   * and its answers are gathered only at the end ({@link columns}) from `pairs`: (list number,
-   * answer) in row order, consecutive repeats left out (`lastListed`: each list's last answer).
-   * Pushed into during the month, the ~1.06M answers in ~130,000 growing arrays (a reference
-   * month) were copied and promoted by the young generation's collections as the month went
-   * on; in one typed array they are no work for it (BENCHMARKS.md, "Build: ingest, third
-   * round", "Fourth step"). No array or tuple is made per list either: the parser worker
-   * writes its cache entry from the columns (BENCHMARKS.md, "Build: a thread's first month,
-   * and the names' lists as columns").
+   * Every context's name lists, numbered in order of their first row: `lists` holds each one's
+   * context, folded name and first spelling ({@link LIST} integers); their answers are gathered
+   * at the end ({@link columns}) from `pairs`: (list number, answer) in row order, consecutive
+   * repeats left out (`lastListed`). Typed arrays, not an array per list, which the young
+   * generation would copy and promote.
    */
   private lists: Int32Array;
   private nLists = 0;
@@ -749,11 +715,9 @@ export class MonthAccumulator {
   }
 
   /**
-   * The day number (y * 10000 + m * 100 + d) of a `collected_at`, -1 when collectedDate rejects
-   * it. The two forms of nearly every row, YYYY-MM-DD and YYYY-MM-DDTHH:MM:SSZ, are read by their
-   * character codes; any other by collectedDate. Whether the day exists is collectedDate's
-   * verdict, once per day. A date-time differs on nearly every answer: keyed by its text, the
-   * memo this replaces hashed one new string per answer (~0.2 s of CPU a reference month).
+   * The day number of a `collected_at`, -1 when collectedDate rejects it. The two common forms
+   * are read by character codes, any other by collectedDate, whose verdict on whether the day
+   * exists is kept per day.
    */
   private dayOf(s: string): number {
     const n = s.length;
@@ -777,20 +741,11 @@ export class MonthAccumulator {
     return exists ? day : -1;
   }
 
-  /**
-   * This accumulator's typed arrays, for the next month's accumulator in the same thread
-   * (this one is not used again). Their contents are never read before they are written.
-   */
-  arrays(): AccumulatorArrays {
-    const ids = this.answers.ids;
-    return { sigs: this.sigs, pairs: this.pairs, lastListed: this.lastListed, lists: this.lists, idChars: ids.chars, idStarts: ids.starts };
-  }
-
   finish(): MonthAggregate {
     return aggregateOf(this.columns());
   }
 
-  /** The month's columns (fresh arrays: this accumulator's own may go on to the next month's, {@link arrays}). */
+  /** The month's columns. */
   columns(): MonthColumns {
     const n = this.nLists;
     const lists = this.lists;

@@ -29,7 +29,16 @@ export function formatIssue(i: DataIssue): string {
 export class IssueList {
   readonly items: DataIssue[] = [];
   truncated = false;
+  /** A file's header, when its columns are in another order than the expected one. */
+  readonly #headers = new Map<string, string[]>();
+  /** Issues of `file` that name a column then give its place in the file, not in the expected order. */
+  columnsInFile(file: string, header: string[]): void {
+    this.#headers.set(file, header);
+  }
   add(issue: DataIssue): void {
+    const header = issue.columnName ? this.#headers.get(issue.file) : undefined;
+    const at = header?.indexOf(issue.columnName!.toLowerCase()) ?? -1;
+    if (at >= 0 && issue.column !== undefined) issue = { ...issue, column: at + 1 };
     if (this.items.length >= MAX_ISSUES) this.truncated = true;
     else this.items.push(issue);
   }
@@ -46,7 +55,8 @@ export function nearest(value: string, valid: readonly string[]): string | undef
   if (!valid.length || !value) return undefined;
   const lower = value.toLowerCase();
   const best = closest(lower, valid.map((v) => v.toLowerCase()));
-  if (distance(lower, best) > Math.max(2, Math.floor(lower.length / 2))) return undefined;
+  // A typo or two in a longer word, one in a short one.
+  if (distance(lower, best) > Math.max(1, Math.floor(lower.length / 3))) return undefined;
   return valid.find((v) => v.toLowerCase() === best);
 }
 

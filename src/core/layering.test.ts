@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The layers, bottom up: core -> api -> adapters (Node server, Cloudflare Worker). Build code and
-// pages sit beside the adapters, on core and api; nothing below imports anything above it.
+// The layers, bottom up: core -> api -> adapters (Node server, Cloudflare Worker). The build
+// (src/pipeline) and the pages sit beside the adapters, on core and api; nothing below imports
+// anything above it.
 const SRC = join(import.meta.dirname, '..');
 
 /** Every module specifier of a source file: static imports, re-exports, side-effect and dynamic imports. */
@@ -81,6 +82,11 @@ describe('layering', () => {
   // The MCP server is a protocol over the api's handler, runtime-neutral: its stdio entry (a Node program) is the Node adapter's.
   it('the MCP server (src/mcp) imports src/api and src/core, never an adapter, node:* or Astro', () => {
     expect(offenders({ dirs: ['mcp'], may: ['api', 'core'], forbiddenPackages: /^(node:|astro|astro:)/ })).toEqual([]);
+  });
+
+  // The pages render at build time (node:* is fine) from the views and the API's contract, never from the build's code.
+  it('the pages and their components never import the build (src/pipeline)', () => {
+    expect(offenders({ dirs: ['pages', 'components', 'layouts'], may: ['core', 'api', 'mcp', 'adapters', 'components', 'layouts', 'styles'], forbiddenPackages: /^$/ })).toEqual([]);
   });
 
   // Adapters only adapt: they run the api (and the MCP protocol over it) on one runtime and know nothing of the build or the pages.

@@ -19,11 +19,7 @@ export const LIMITS = {
   searchQuery: 100,
 } as const;
 
-/**
- * Where a build's output is deployed (`EVI_DEPLOY`, default `node`): every target but
- * `static` runs the function (query parameters, search, compare, month URLs); `static`
- * is files only, and the build then advertises only what files can answer.
- */
+/** Where a build's output is deployed (`EVI_DEPLOY`): every target but `static` (files only) runs the function. */
 export const DEPLOY_TARGETS = ['node', 'worker', 'pages', 'nginx', 'static'] as const;
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 export const DEFAULT_DEPLOY: DeployTarget = 'node';
@@ -32,10 +28,8 @@ export const DEFAULT_DEPLOY: DeployTarget = 'node';
 export const RATE_LIMIT_PER_MINUTE = 60;
 
 /**
- * service-spec §8: a CDN keeps responses 30 to 60 minutes. A current answer changes with
- * the next monthly release, so it may outlive one by at most s-maxage plus the short
- * stale-while-revalidate window: 65 minutes (browsers count the Age a CDN reports against
- * their 30 minutes). Permanent copies live at the month-addressed URLs.
+ * service-spec §8: a CDN keeps responses within the spec's window; a current answer may
+ * outlive a release by at most s-maxage plus the short stale-while-revalidate.
  */
 export const CACHE_SUCCESS = 'public, max-age=1800, s-maxage=3600, stale-while-revalidate=300';
 /** A month-addressed answer never changes (its month is frozen by the release ledger). */

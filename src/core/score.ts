@@ -33,14 +33,11 @@ export interface Board {
   order: Int32Array;
   hits: Int32Array;
   mentions: Int32Array;
-  /**
-   * Per company index, the profile details (made when asked for): the current month's, and
-   * a past month's while its records job runs (attached from their packed form, {@link attachDetails}).
-   */
+  /** Per company index, the profile details, made when asked for (a past month's attached by {@link attachDetails}). */
   detail?: BoardDetail;
 }
 
-/** What a board's details are made from: per entry row (its position on the board), combinations named per model and per theme, and its rank per theme. */
+/** What a board's details are made from: per entry row, combinations named per model and theme, and rank per theme. */
 interface DetailCounts {
   rowOf: Map<number, number>;
   models: string[];
@@ -70,9 +67,8 @@ export class BoardDetail {
   }
 
   /**
-   * The details as numbers (a profile record's, views/companies.ts): the model scores in
-   * {@link EntryDetail}'s key order, the board's themes (one array per board, the order its
-   * object's keys are set in) and per theme its rank and score, one after the other.
+   * The details as numbers (a profile record's): the model scores in {@link EntryDetail}'s key
+   * order, the board's themes, and per theme its rank and score.
    */
   values(idx: number): { models: [number | null, number | null, number | null]; themes: readonly string[]; ranked: number[] } | undefined {
     const { rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank } = this.#d;
@@ -103,11 +99,7 @@ export class BoardDetail {
     return { lists: counts.map((d) => [d.models, d.themes]), counts: out };
   }
 
-  /**
-   * The details of `boards` (the ones {@link pack} was given, in its order) from their
-   * packed form; each row is the entry at that position of its board's order. Details of
-   * other boards (another number of them, or of entries) are refused.
-   */
+  /** The details of `boards` (as given to {@link pack}, in order) from their packed form; other shapes are refused. */
   static unpack(boards: readonly Board[], packed: PackedDetails): BoardDetail[] {
     const { lists, counts } = packed;
     if (lists.length !== boards.length) throw new Error(`packed details of ${lists.length} boards for ${boards.length}`);
@@ -126,12 +118,9 @@ export class BoardDetail {
 }
 
 /**
- * A month's board details in a form that a worker thread hands to another by transfer (a
- * structured clone of a result carries none): per board, in the result's board order, its
- * models and themes; and one buffer of integers, per board its combinations asked per
- * model and per theme, and per entry its combinations named per model and per theme and
- * its rank per theme. A past month is scored once, with its details, by the thread that
- * reads its aggregate; its records job (build/month-files.ts) gets them so.
+ * A month's board details in a form one worker thread transfers to another (a structured clone
+ * of a result carries none): per board its models and themes, and one buffer of integers with
+ * the combinations per model and theme and each entry's rank per theme.
  */
 export interface PackedDetails {
   lists: [models: string[], themes: string[]][];
@@ -156,18 +145,14 @@ export function dropDetails(r: MonthResult): void {
   for (const b of r.boards.values()) delete b.detail;
 }
 
-/** `r` (its boards given their details) with its boards' details from their packed form ({@link packDetails} of the same result). */
+/** `r` with its boards' details from their packed form ({@link packDetails} of the same result). */
 export function attachDetails(r: MonthResult, packed: PackedDetails): MonthResult {
   const boards = [...r.boards.values()];
   BoardDetail.unpack(boards, packed).forEach((d, j) => (boards[j]!.detail = d));
   return r;
 }
 
-/**
- * A profile's details as objects from their numbers ({@link BoardDetail.values}, or a
- * stored record's): the model scores keyed in their order, each theme keyed in the
- * list's order with its rank and score.
- */
+/** A profile's details as objects from their numbers: model scores and themes keyed in their order. */
 export function entryDetail(models: readonly [number | null, number | null, number | null], themes: readonly string[], ranked: readonly number[]): EntryDetail {
   const themeScores: EntryDetail['themes'] = {};
   themes.forEach((theme, t) => (themeScores[theme] = { rank: ranked[2 * t]!, score: ranked[2 * t + 1]! }));
@@ -230,9 +215,8 @@ function scoreContext(
   if (boardStamp === 0x7fffffff) (inUniverse.fill(0), (boardStamp = 0));
   const stamp = ++boardStamp;
   for (const c of u) inUniverse[c.idx] = stamp;
-  // Per company of the universe: the names (lists) naming it, the first one in `nameOf`, the
-  // rare others (two folded names resolved to one company) in `moreNames`; their answers are
-  // read where the month's columns hold them.
+  // Per company of the universe: the names (lists) naming it, the first in `nameOf`, the rare
+  // others (two folded names resolved to one company) in `moreNames`.
   const { strings, folded, spelling, start, end, items } = cols;
   const nameOf = new Map<number, number>();
   const moreNames = new Map<number, number[]>();
@@ -258,9 +242,8 @@ function scoreContext(
   const k = ctx.combos.length;
   const A = ctx.answers.length;
   const n = u.length;
-  // Per company of the universe (position j in `u`): its distinct answers (in first-seen
-  // order, as a Set gives them) and the combinations they name; marked per answer id
-  // with j + 1 instead of a Set per company.
+  // Per company of the universe (position j in `u`): its distinct answers in first-seen order
+  // and the combinations they name, marked per answer id with j + 1.
   const mark = new Int32Array(A);
   const hitsOf: (Uint8Array | undefined)[] = new Array(n);
   const uniqOf: number[][] = new Array(n);
@@ -304,8 +287,7 @@ function scoreContext(
   };
   if (!withDetail) return board;
 
-  // Each combination's model and theme as small integers, then per company one pass over
-  // its combinations and one over its answers (instead of one per theme).
+  // Per company, one pass over its combinations and one over its answers, not one per theme.
   const themes = [...new Set(ctx.combos.map(([, t]) => t))].sort(compareKeys);
   const themeOf = new Map(themes.map((t, i) => [t, i]));
   const models = [...new Set(ctx.combos.map(([m]) => m))];
@@ -342,19 +324,15 @@ function scoreContext(
     const rows = rankOrder(stats.length, k, A, reg.companies.length, (r) => themeNamed[r * T + t]!, (r) => themeMentions[r * T + t]!, (r) => stats[r]!.c.nameOrder);
     rows.forEach((r, i) => (themeRank[r * T + t] = i + 1));
   });
-  // A profile shows the details of one entry per company and country (its best), so
-  // they are made as objects only when asked for: fewer than half of a board's entries.
+  // Details are made as objects only when asked for: a profile shows one entry per company and country.
   board.detail = new BoardDetail({ rowOf, models, themes, asked, perTheme, modelNamed, themeNamed, themeRank });
   return board;
 }
 
 /**
- * Rows 0..n-1 ordered by `a` desc, then `b` desc, then `order` asc (a total order:
- * `order` is a company's unique name order, below `names`; 0 <= a <= aMax, 0 <= b <= bMax).
- * The three are packed into one exact integer key per row, ((aMax - a) * (bMax + 1) +
- * (bMax - b)) * names + order, and the keys sorted as numbers (a typed array's native
- * sort) instead of calling a comparator n log n times; the same order, as the order is
- * total. Keys that would pass 2^53 fall back to the comparator.
+ * Rows 0..n-1 ordered by `a` desc, `b` desc, then `order` asc (a total order; 0 <= a <= aMax,
+ * 0 <= b <= bMax, `order` below `names`): each row packed into one exact integer key sorted
+ * natively, rather than a comparator called n log n times. Keys past 2^53 use the comparator.
  */
 let rowOfOrder = new Int32Array(0);
 export function rankOrder(n: number, aMax: number, bMax: number, names: number, a: (r: number) => number, b: (r: number) => number, order: (r: number) => number): Int32Array {

@@ -1,17 +1,10 @@
-/**
- * Every public URL of the service, built in one place from the site origin
- * (service-spec §4 paths; the pages' paths). Views and handlers never concatenate
- * paths themselves.
- */
+/** Every public URL of the service, built in one place from the site origin (service-spec §4). */
 
 /** The versioned API prefix (service-spec §9: clients pin it). */
 export const API_PREFIX = '/api/v1';
 /** The unversioned prefix, equivalent to {@link API_PREFIX}. */
 export const API_PREFIX_UNVERSIONED = '/api';
-/**
- * The HTML search results page: the search form's target without JavaScript. The handler
- * answers it where a function runs (the Node server, the Worker); a static host serves its page.
- */
+/** The HTML search results page: the form's target without JavaScript, answered by the handler where a function runs. */
 export const SEARCH_PAGE_PATH = '/search';
 /** Whether a request path is the search results page (with or without its trailing slash). */
 export const isSearchPage = (path: string): boolean => path === SEARCH_PAGE_PATH || path === `${SEARCH_PAGE_PATH}/`;

@@ -6,9 +6,10 @@
  */
 import type { APIRoute } from 'astro';
 import { apiGet, meta } from '../components/site-data.ts';
-import { endpointDocs, errorExamples } from '../build/openapi.ts';
+import { endpointDocs, errorExamples } from '../api/openapi.ts';
 import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
+import { mcpConnect } from '../components/mcp-connect.ts';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 /** An example answer, cut to a readable length (the full one is one request away). */
@@ -69,7 +70,7 @@ export async function llmsFullTxt(m: MetaView): Promise<string> {
   out.push(
     '## Errors',
     '',
-    'Every error is JSON `{ "error", "message", ... }` with CORS. 400 `bad_request` (a missing or invalid parameter, or a typo of a parameter name; the body names the parameter and lists valid values), 404 `not_found` (unknown company, industry, country or month; lists valid values or close slugs), 405 `method_not_allowed`, 429 `rate_limited` (with Retry-After), 502 `internal` (retry).',
+    'Every error is JSON `{ "error", "message", ... }` with CORS; a value close to a valid one (a misspelt slug, industry, country, month or sort) also gets `suggestions`, the close valid values, named in the message as "Did you mean". 400 `bad_request` (a missing or invalid parameter, or a typo of a parameter name; the body names the parameter and lists valid values), 404 `not_found` (unknown company, industry, country or month; lists valid values), 405 `method_not_allowed`, 429 `rate_limited` (with Retry-After), 502 `internal` (retry).',
     '',
     '```json',
     JSON.stringify(worded[400]),
@@ -84,7 +85,9 @@ export async function llmsFullTxt(m: MetaView): Promise<string> {
     `- Bulk downloads (CSV and NDJSON, gzip, with SHA-256 manifests): ${m.index.links.downloads ?? `${site}/downloads/manifest.json`}`,
     `- Releases and corrections: ${m.index.links.changelog ?? `${site}/api/v1/changelog`} and the Atom feed ${m.index.links.feed ?? `${site}/feed.xml`}.`,
     `- OpenAPI 3.1: ${m.index.openapi ?? `${site}/api/v1/openapi.json`}; short overview: ${site}/llms.txt; human docs: ${site}/api-docs/.`,
-    ...(full ? [`- MCP: POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio.`] : []),
+    ...(full
+      ? [`- MCP: connect to ${mcpConnect(site).endpoint} (Streamable HTTP, no key). For an assistant that only starts local (stdio) servers: in a clone of the repository, after \`npm ci\`, the command \`${mcpConnect(site).localCommand}\`.`]
+      : []),
     '',
   );
   return out.join('\n');

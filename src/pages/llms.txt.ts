@@ -4,15 +4,17 @@
  */
 import type { APIRoute } from 'astro';
 import { meta } from '../components/site-data.ts';
-import { endpointDocs } from '../build/openapi.ts';
+import { endpointDocs } from '../api/openapi.ts';
 import { deploymentOf, runsFunction } from '../api/endpoints.ts';
 import type { MetaView } from '../core/views/layout.ts';
+import { mcpConnect } from '../components/mcp-connect.ts';
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function llmsTxt(m: MetaView): string {
   const site = m.siteUrl;
   const full = runsFunction(deploymentOf(m.index));
+  const mcp = mcpConnect(site);
   const link = (name: string, url: string, note: string) => `- [${name}](${url}): ${oneLine(note)}`;
   const lines = [
     `# ${m.name}`,
@@ -27,7 +29,7 @@ export function llmsTxt(m: MetaView): string {
     '',
     ...(full
       ? [
-          `MCP (Model Context Protocol): POST ${site}/mcp (Streamable HTTP) where the function runs, or \`npx employer-visibility-index mcp --url ${site}\` over stdio; one read-only tool per endpoint (search_companies, get_company, get_rankings, get_leaders, compare_companies, get_index, get_health, get_changelog).`,
+          `MCP (Model Context Protocol): connect to ${mcp.endpoint} (Streamable HTTP, no key); one read-only tool per endpoint (search_companies, get_company, get_rankings, get_leaders, compare_companies, get_index, get_health, get_changelog). For an assistant that only starts local (stdio) servers: in a clone of the repository, after \`npm ci\`, the command \`${mcp.localCommand}\`.`,
           '',
         ]
       : [`Static deployment: ${m.index.deployment!.note}`, '']),

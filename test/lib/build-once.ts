@@ -12,7 +12,8 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BUILD_NODE_ARGS } from '../../src/build/build-command.ts';
+import { BUILD_NODE_ARGS } from '../../src/pipeline/workers/build-command.ts';
+import { reportPath } from '../../src/pipeline/write/report.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** The base of every absolute URL in the build; tests serve it on any port and compare by path. */
@@ -63,7 +64,7 @@ function sweep(except: string): void {
   const hourAgo = Date.now() - 3_600_000;
   for (const e of readdirSync(BUILDS)) {
     const p = join(BUILDS, e);
-    if (p === except || p === `${except}.lock`) continue;
+    if (p === except || p === `${except}.lock` || p === reportPath(except)) continue;
     try {
       if (statSync(p).mtimeMs < hourAgo) rmSync(p, { recursive: true, force: true });
     } catch {
@@ -80,10 +81,10 @@ async function buildShared(): Promise<string> {
   mkdirSync(BUILDS, { recursive: true });
   const dir = join(BUILDS, key);
   const lock = `${dir}.lock`;
-  const complete = () => existsSync(join(dir, 'build-report.json'));
+  const complete = () => existsSync(reportPath(dir));
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    // The build swaps the finished site into place, so a report means a whole site.
+    // The build writes its report once the finished site is in place: a report means a whole site.
     if (complete()) return dir;
     try {
       mkdirSync(lock);

@@ -16,6 +16,10 @@ export interface Preview {
   url: string;
   /** Everything the script printed so far. */
   log(): string;
+  /** The command's process id; it leads a process group of its own. */
+  pid: number;
+  /** The command's exit: its code, or the signal that ended it. */
+  exited: Promise<number | NodeJS.Signals | null>;
   close(): Promise<void>;
 }
 
@@ -30,11 +34,11 @@ export async function freePort(): Promise<number> {
 
 /**
  * Runs `npm run <script>` with `PORT` (a free one unless given), `HOST` and `DIST_DIR` set, as a
- * user would, and waits until `probe` answers 200 there.
+ * user would (and `env`), and waits until `probe` answers 200 there.
  */
-export async function startPreview(script: string, directory: string, probe = '/api/v1/health', port?: number): Promise<Preview> {
+export async function startPreview(script: string, directory: string, probe = '/api/v1/health', port?: number, env: Record<string, string> = {}): Promise<Preview> {
   port ??= await freePort();
-  return startCommand('npm', ['run', '--silent', script], { cwd: root, env: { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: directory } }, port, probe);
+  return startCommand('npm', ['run', '--silent', script], { cwd: root, env: { PORT: String(port), HOST: '127.0.0.1', DIST_DIR: directory, ...env } }, port, probe);
 }
 
 /**
@@ -48,13 +52,13 @@ export async function startCommand(command: string, args: string[], options: { c
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const exited = new Promise<number | NodeJS.Signals | null>((ok) => child.once('exit', (code, signal) => ok(code ?? signal)));
   let log = '';
   child.stdout.on('data', (c: Buffer) => (log += c.toString()));
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((ok) => child.once('exit', ok));
     try {
       process.kill(-child.pid!, 'SIGTERM');
     } catch {
@@ -82,5 +86,5 @@ export async function startCommand(command: string, args: string[], options: { c
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, log: () => log, close: stop };
+  return { url, log: () => log, pid: child.pid!, exited, close: stop };
 }

@@ -5,10 +5,8 @@ import type { ViewStore } from '../../api/index.ts';
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG']);
 
 /**
- * The one reader of a build's files on Node: the view store of the Node server, of
- * the MCP stdio entry, of the pages at build time (src/components/site-data.ts) and of
- * the tests. Files under one folder (`dist/`); a path that would resolve outside that
- * folder reads as absent. Parsed views are kept by the api's ViewCache, not here.
+ * The one reader of a build's files on Node (the server, the MCP stdio entry, the pages at build
+ * time, the tests), under one folder; a path resolving outside it reads as absent.
  *
  * @example
  * const store = new FsStore('dist');
@@ -28,12 +26,7 @@ export class FsStore implements ViewStore {
     return full.startsWith(this.root + sep) ? full : null;
   }
 
-  /**
-   * Synchronous on purpose: views are small, read once per instance (then cached
-   * parsed), and almost always in the page cache, where a blocking read takes
-   * ~10 µs against ~100-1000 µs for the four thread-pool round trips of
-   * `fs.promises.readFile` (bench:serve, cold column).
-   */
+  /** Synchronous on purpose: views are small, read once per instance and nearly always in the page cache. */
   async read(path: string): Promise<string | null> {
     return this.readSync(path);
   }

@@ -1,9 +1,7 @@
 /**
- * The Node server: the site's static files from `dist/`, and every `/api` request
- * through the api (src/api/index.ts), which applies the policy (rate limit of
- * data-and-rules §4, kept answers, gzip/br, request log). A GET or HEAD goes to the
- * api by its raw parts and the answer is written straight to the socket, with no
- * Request or Response object in between; OPTIONS and `/mcp` go through
+ * The Node server: the site's static files from `dist/`, and every `/api` request through the
+ * api (src/api/index.ts), which applies the policy. A GET or HEAD goes to the api by its raw
+ * parts and the answer is written straight to the socket; OPTIONS and `/mcp` go through
  * @hono/node-server's Request/Response bridge.
  */
 import { createServer as createHttpServer } from 'node:http';
@@ -45,10 +43,8 @@ export interface ServerOptions {
 }
 
 /**
- * Limits against slow or greedy clients (slowloris and the like): `headersTimeout`
- * bounds the time to send the headers, `requestTimeout` the whole request (the
- * response is not limited), `maxConnections` the sockets held open at once. Behind
- * a reverse proxy these only meet the proxy; see the README (Node server).
+ * Limits against slow or greedy clients (slowloris and the like): time to send the headers,
+ * time for the whole request, sockets open at once. Behind a reverse proxy they only meet the proxy.
  */
 export const SERVER_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1024 } as const;
 
@@ -60,6 +56,7 @@ const refusals = {
   badRequest: 'The request could not be parsed as HTTP/1.1.',
   timeout: 'The request was not received in time.',
   headersTooLarge: 'The request headers are too large.',
+  expectation: 'The Expect header is not one this server meets (only 100-continue is).',
 };
 /** host, IPv4 or [IPv6], with an optional port (RFC 9110 §7.2; no user info, no spaces). */
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
@@ -128,21 +125,25 @@ function admit(req: IncomingMessage): { path: string } | { refuse: string } {
 }
 
 /** A JSON error written straight to a socket (no request object exists), then the socket is closed. */
-function refuseRaw(socket: Duplex, status: number, reason: string, error: ApiError): void {
+function refuseRaw(socket: Duplex, status: number, reason: string, error: ApiError, method: string | null | undefined): void {
   const { headers, body } = errorAnswer(error, status === 405 ? {} : { 'Cache-Control': CACHE_NONE });
+  // No body for HEAD, nor when the packet that failed does not begin with the request line
+  // (null: the method is unknown, and a client that sent HEAD would read a body as the next answer).
+  const bodyless = method === null || method === 'HEAD';
   let head = `HTTP/1.1 ${status} ${reason}\r\n`;
-  for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
-  socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n\r\n`), body ?? Buffer.alloc(0)]));
+  for (let i = 0; i < headers.length; i += 2) if (!bodyless || !/^content-(length|type)$/i.test(headers[i]!)) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  if (bodyless) head += 'Content-Length: 0\r\n';
+  socket.end(Buffer.concat([Buffer.from(`${head}Connection: close\r\n\r\n`), bodyless ? Buffer.alloc(0) : (body ?? Buffer.alloc(0))]));
 }
+
+/** The method of the request line a failed packet begins with; null when it begins later in the request, undefined without a packet. */
+const methodOf = (packet: Buffer | undefined): string | null | undefined => (packet ? (/^([A-Z]{1,32}) /.exec(packet.toString('latin1', 0, 40))?.[1] ?? null) : undefined);
 
 function methodNotAllowed(method: string | undefined): ApiError {
   return new ApiError(405, 'method_not_allowed', messages.methodNotAllowed(method && TOKEN.test(method) ? method : 'this'));
 }
 
-/**
- * Cache sizes of the api on a Node server: the sample dataset's 28 MB of views fit
- * whole; a reference-scale dataset keeps its most requested views and answers.
- */
+/** Cache sizes of the api on a Node server: a small dataset's views fit whole, a large one keeps its most requested. */
 export const NODE_HANDLER_OPTIONS = {
   viewCacheBytes: 64 * 1024 * 1024,
   responseCacheBytes: 16 * 1024 * 1024,
@@ -218,8 +219,8 @@ export function createServer(options: ServerOptions): Server {
     requestTimeout: options.requestTimeoutMs ?? SERVER_LIMITS.requestTimeoutMs,
   };
   // Host is checked below, so a missing one gets a JSON 400 rather than Node's empty one.
-  // Node looks for expired requests every connectionsCheckingInterval (default 30 s): a
-  // quarter of the headers timeout keeps the limits close to what they say.
+  // Node checks for expired requests every connectionsCheckingInterval: a quarter of the
+  // headers timeout keeps the limits close to what they say.
   const connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(limits.headersTimeout / 4)));
   const server = createHttpServer({ ...limits, connectionsCheckingInterval, requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
     const admitted = admit(req);
@@ -275,7 +276,13 @@ export function createServer(options: ServerOptions): Server {
   // CONNECT (no proxying here) and methods Node's parser does not know (`FOO`): 405, then close.
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     log?.(`${req.method} ${req.url} 405`);
-    refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(req.method));
+    refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(req.method), req.method);
+  });
+  // An Expect other than 100-continue: Node's own 417 is empty; this one is JSON with CORS like every refusal.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    logOnClose(req, res);
+    const answer = errorAnswer(new ApiError(400, 'bad_request', refusals.expectation), { 'Cache-Control': CACHE_NONE });
+    writeAnswer(res, { ...answer, status: 417 });
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
@@ -283,15 +290,16 @@ export function createServer(options: ServerOptions): Server {
       socket.destroy();
       return;
     }
+    const seen = methodOf(error.rawPacket);
     if (error.code === 'HPE_INVALID_METHOD') {
       const method = error.rawPacket?.toString('latin1').split(/[ \r\n]/, 1)[0];
-      refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(method));
+      refuseRaw(socket, 405, 'Method Not Allowed', methodNotAllowed(method), method);
     } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      refuseRaw(socket, 408, 'Request Timeout', new ApiError(400, 'bad_request', refusals.timeout));
+      refuseRaw(socket, 408, 'Request Timeout', new ApiError(400, 'bad_request', refusals.timeout), seen);
     } else if (error.code === 'HPE_HEADER_OVERFLOW') {
-      refuseRaw(socket, 431, 'Request Header Fields Too Large', new ApiError(400, 'bad_request', refusals.headersTooLarge));
+      refuseRaw(socket, 431, 'Request Header Fields Too Large', new ApiError(400, 'bad_request', refusals.headersTooLarge), seen);
     } else {
-      refuseRaw(socket, 400, 'Bad Request', new ApiError(400, 'bad_request', refusals.badRequest));
+      refuseRaw(socket, 400, 'Bad Request', new ApiError(400, 'bad_request', refusals.badRequest), seen);
     }
   });
   return server;

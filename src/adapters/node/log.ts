@@ -1,9 +1,7 @@
 /**
- * The request log's writer: lines are joined and written once per turn of the event
- * loop (or as soon as 64 KiB wait), not one `write` per request; under load that is
- * one system call for tens of requests. sonic-boom (pino's writer) does the same
- * but writes to the file descriptor around `process.stdout`, so the server's other
- * lines could come out of order and it needs its own flushing at exit.
+ * The request log's writer: lines are joined and written once per turn of the event loop (or
+ * when 64 KiB wait), not one `write` per request. Unlike sonic-boom, it writes through
+ * `process.stdout`, so the server's other lines stay in order.
  */
 export interface LineWriter {
   write(line: string): void;

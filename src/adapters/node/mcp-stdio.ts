@@ -1,9 +1,8 @@
 /**
- * `npm run --silent mcp` / `npx employer-visibility-index mcp`: the MCP server over
- * stdio, the Node side of src/mcp (which is runtime-neutral). It answers from a local built site (`--dist`, env `EVI_DIST` or
- * `DIST_DIR`, default `dist`) through the same handler and file store as the Node server, or forwards
- * every tool call to a deployed API (`--url`, env `EVI_API_URL`). Nothing but
- * protocol messages goes to stdout; diagnostics go to stderr.
+ * `npm run --silent mcp` in a clone (`--silent` keeps npm's banner off stdout): the MCP server
+ * over stdio. It answers from a local built site (`--dist`, `EVI_DIST` or `DIST_DIR`, default
+ * `dist`) through the Node server's handler and store, or forwards every tool call to a
+ * deployed API (`--url`, `EVI_API_URL`). Only protocol messages go to stdout.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,9 +1,7 @@
 /**
- * Follows the live build behind `dist` (a symbolic link swapped by each build, see
- * src/build/release.ts): the server looks at where the link points at most once per
- * `intervalMs`, and when it changed, makes a fresh site (handler, caches, static files)
- * for the new build. Each request takes the site current at its start and uses only
- * that one, so no answer mixes two builds, and no restart is needed.
+ * Follows the live build behind `dist` (a symbolic link swapped by each build, src/pipeline/release/release.ts):
+ * when the link changed, a fresh site is made for the new build. Each request uses the site current
+ * at its start, so no answer mixes two builds and no restart is needed.
  */
 import { realpathSync } from 'node:fs';
 

@@ -7,7 +7,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, normalize, posix, relative, resolve, sep } from 'node:path';
-import { ApiError, Lru, MIN_COMPRESS, errorAnswer, messages, negotiateEncoding } from '../../api/index.ts';
+import { LRUCache } from 'lru-cache';
+import { ApiError, MIN_COMPRESS, errorAnswer, messages, negotiateEncoding } from '../../api/index.ts';
 import type { Answer, Encoding } from '../../api/index.ts';
 import { compressBody } from './compress.ts';
 
@@ -44,13 +45,12 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)
 /** Files up to this size are kept in memory (with their compressed forms). */
 const MEMORY_LIMIT = 512 * 1024;
 /**
- * Build files that are not part of the site: the views (the API reads them through its
- * own store), the build report and the configuration of other hosts. Matched on the
- * first path segment, case-insensitively, before the file system is asked, so a 404
- * does not even tell whether they exist. `api` is the handler's: its static copies
- * (for static hosts) would bypass the rate limit.
+ * Build files that are not part of the site (views, build report of older builds, other
+ * hosts' configuration, `api`: its static copies would bypass the rate limit). Matched on the
+ * first path segment, case-insensitively, before the file system is asked, so a 404 does not
+ * tell they exist.
  */
-const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', 'api']);
+const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', '.assetsignore', 'api']);
 /** The views the pages themselves fetch: the search box's index and the rankings its options show. */
 const PUBLIC_VIEWS = new Set(['views/search-index.json', 'views/search-rankings.json']);
 
@@ -89,7 +89,7 @@ export interface StaticOptions {
  */
 export function createStatic(rootDir: string, options: StaticOptions = {}) {
   const root = resolve(rootDir);
-  const files = new Lru<CachedFile>(options.cacheEntries ?? 512);
+  const files = new LRUCache<string, CachedFile>({ max: Math.max(1, options.cacheEntries ?? 512) });
 
   function decode(pathname: string): string | null {
     try {

@@ -15,7 +15,7 @@ export function citationText(dataset: Dataset, name: string, month: string, home
   return dataset.citation.replaceAll('{name}', name).replaceAll('{month}', month).replaceAll('{url}', home);
 }
 
-/** Used when the data folder has no dataset.json (README, "Bulk downloads, license and citation"). */
+/** Used when the data folder has no dataset.json. */
 export const DEFAULT_DATASET: Dataset = {
   license: { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
   citation: '{name}, dataset month {month}. Employer visibility rankings in the answers of AI assistants. {url}',

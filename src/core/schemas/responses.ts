@@ -286,7 +286,11 @@ export const ErrorResponseSchema = z
     validSorts: z.array(z.string()).optional().describe('Valid sort orders'),
     validParameters: z.array(z.string()).optional().describe('Parameters the endpoint takes'),
     unknown: z.array(z.string()).optional().describe('The unknown items of a list (compare)'),
-    suggestions: z.array(z.string()).max(5).optional().describe('Up to 5 slugs of companies close to an unknown slug'),
+    suggestions: z
+      .array(z.string())
+      .max(5)
+      .optional()
+      .describe('Did you mean: up to 5 valid values close to the one given, closest first (company slugs for an unknown slug; industries, countries, months or sort orders for a value not in the list)'),
     countries: z.array(z.string()).optional().describe('Countries where the company has data'),
     retryAfter: z.number().int().min(0).optional().describe('Seconds to wait (429)'),
   })

@@ -2,11 +2,7 @@
 import { z } from 'zod';
 import { MONTH_RE, SLUG_RE } from '../text.ts';
 
-/**
- * The longest value each free-text field may hold, in characters (README, "Data
- * limits"): generous for real names and identifiers, and small enough that one bad
- * row cannot blow up a response or a view file.
- */
+/** The longest value each free-text field may hold: generous, yet one bad row cannot blow up a response. */
 export const TEXT_LIMITS = {
   answer_id: 200,
   model: 100,
@@ -95,7 +91,7 @@ export function collectedDate(s: string): string | null {
   return `${y}-${mo}-${d}`;
 }
 
-// Tuples, not objects: 1.2M rows a month go through this, and PapaParse hands arrays.
+// Tuples, not objects: PapaParse hands arrays, and every row goes through this.
 export const MentionRowSchema = z.tuple([
   text('answer_id', TEXT_LIMITS.answer_id),
   z.string().trim().refine((s) => collectedDate(s) !== null, 'must be a date YYYY-MM-DD or an ISO 8601 date-time'),

@@ -1,16 +1,12 @@
 /**
- * A leaderboard as the shapers read it: its facts, its rows by position, and the
- * order of its rows for each `sort`. Two forms: the parsed JSON view (`BoardView`),
- * and the binary form of an overall board (`views/rankings/{month}/{country}/all.bin`),
- * read in place: an overall board at 10,000 companies is ~680 KB of JSON, ~5 ms of
- * CPU to parse on a fresh Worker instance, where one page of it is 25 rows.
+ * A leaderboard as the shapers read it: its facts, its rows by position, and its rows' order
+ * for each `sort`. Two forms: the parsed JSON view (`BoardView`), and the binary form of an
+ * overall board (`.../all.bin`), read in place so that a request parses one page, not the board.
  *
- * Binary layout: the container of `../search/sections.ts` (magic `EVBD`). Sections: a
- * JSON header (the view without its rows, UTF-8), the rows' byte offsets (u32, rows + 1),
- * the rows (each row's JSON text, UTF-8, one after the other), then per sort of
- * {@link SORTED} the row positions in that order (u32, rows each). The orders are
- * made at build time by {@link sortOrder}, the function the JSON form sorts with at
- * request time, so both forms answer the same bytes.
+ * Binary layout: the container of `../search/sections.ts` (magic `EVBD`): a JSON header (the
+ * view without its rows), the rows' byte offsets (u32, rows + 1), the rows' JSON text, then per
+ * sort of {@link SORTED} the row positions (u32). The orders come from {@link sortOrder}, which
+ * the JSON form sorts with at request time, so both forms answer the same bytes.
  */
 import type { Sort } from '../schemas/responses.ts';
 import { Sections, writeSections } from '../search/sections.ts';
@@ -35,12 +31,9 @@ export const SORTED = ['mentions', 'name', 'change'] as const satisfies readonly
 const rankChange = (row: BoardRow, i: number): number | null => (row[5] === null ? null : row[5] - (i + 1));
 
 /**
- * data-and-rules §3 `sort`: the row positions in that order (rows arrive in rank order;
- * ties fall back to rank); `null` for rank order. `nameRank` (the build's): each row's place
- * in the registry's name order by its slug (`Company.nameOrder`, which registry.ts sorts by
- * compareNames, then slug: this order), so that `name` compares integers instead of calling
- * the collator ~130,000 times a board of 10,000 rows (~0.35 s of CPU in each month worker
- * of a reference cold build, BENCHMARKS.md, "Build: the overall boards' name order from the registry").
+ * data-and-rules §3 `sort`: the row positions in that order (ties fall back to rank); `null`
+ * for rank order. `nameRank` (the build's): each row's place in the registry's name order
+ * (`Company.nameOrder`), so that `name` compares integers instead of calling the collator.
  */
 export function sortOrder(rows: readonly BoardRow[], sort: Sort, nameRank?: (slug: string) => number): number[] | null {
   if (sort === 'rank' || sort === 'score') return null;

@@ -3,7 +3,7 @@
  * from the release ledger: one release per month, newest first, with the corrections
  * made to it. Pure.
  */
-import type { Ledger } from '../ledger.ts';
+import type { Ledger } from '../schemas/ledger.ts';
 import type { ChangelogResponse } from '../schemas/responses.ts';
 import type { SiteUrls } from '../urls.ts';
 

@@ -1,10 +1,8 @@
 /**
- * Company views (data-and-rules §3): every profile of every company in a month, made in
- * two steps. First each company's month as numbers, a {@link CompanyRecord} (ranks,
- * counts, scores, history entries: what needs every month's boards); then the view
- * shaped from it ({@link shapeView}: names, URLs, sentences). The build shapes the
- * current month's views; a past month's records are what it stores, and the API shapes
- * a past month's profile from them when asked (one way to make a profile either way).
+ * Company views (data-and-rules §3), made in two steps: each company's month as numbers, a
+ * {@link CompanyRecord}; then the view shaped from it ({@link shapeView}: names, URLs,
+ * sentences). The build stores past months' records, and the API shapes a past month's profile
+ * from them when asked: one way to make a profile either way.
  */
 import type { Company } from '../registry.ts';
 import { compareEntries, entryDetail, round1, type Board, type MonthResult } from '../score.ts';
@@ -57,11 +55,9 @@ function defaultCountry(name: (code: string) => string, per: Map<string, { entri
 }
 
 /**
- * One profile of a company in a month, as numbers: its country (code), its best industry
- * (display name) and every figure of {@link CompanyProfile} that is not a name, a URL or
- * a sentence. `themes` indexes the theme lists of {@link RecordTables}; `themeRanks` is per
- * theme its rank and score; `otherIndustries` per other industry its name, rank and score;
- * `history` per entry its month (index in {@link RecordTables.months}), rank and score.
+ * One profile of a company in a month, as numbers: every figure of {@link CompanyProfile} that is
+ * not a name, URL or sentence. `themes` indexes {@link RecordTables}' theme lists; `themeRanks`,
+ * `otherIndustries` and `history` (month index, rank, score) per entry.
  */
 export type ProfileRecord = [
   code: string,
@@ -118,12 +114,9 @@ function wantedPairs(st: ReturnType<typeof standings>): Map<string, Set<number>>
 }
 
 /**
- * The profiles' histories as flat lists (month index, rank, score per entry), kept from
- * one month's records to a later one's: an entry does not depend on the month of the
- * record that shows it, so the records of month i reuse the lists made for an earlier
- * month and append the entries of the months after it. Keeps the pairs (board key,
- * company) of the last month's records; the months must come in ascending order to gain
- * (a month at or before the last one starts over). One per thread and run of months.
+ * The profiles' histories as flat lists (month index, rank, score per entry), kept from one
+ * month's records to a later one's, which appends only the months since. Months must come in
+ * ascending order to gain (an earlier one starts over). One per thread and run of months.
  */
 export class HistoryLists {
   #pairs = new Map<string, Map<number, number[]>>();
@@ -173,7 +166,7 @@ export class HistoryLists {
     this.#months = results.map((r) => r.month);
   }
 
-  /** The numbers kept (bench/views-job.ts reports them). */
+  /** The numbers kept. */
   get length(): number {
     let n = 0;
     for (const m of this.#pairs.values()) for (const list of m.values()) n += list.length;
@@ -305,11 +298,7 @@ export function shapeView(company: CompanyIdentity, record: CompanyRecord | null
   return view;
 }
 
-/**
- * Company views of the input's last month, in slug order. `past`: that month's views as a
- * past month's (service-spec §4 with `month`), whose profiles carry no `lastUpdated` (the
- * API adds it when it shapes them).
- */
+/** Company views of the input's last month, in slug order. `past`: as a past month's, without `lastUpdated`. */
 export function* companyViews(input: SiteInput, meta: MetaView, past = false): Generator<CompanyView> {
   const { tables, records } = companyRecords(input);
   const site = shapeSite(meta, past ? undefined : meta.lastUpdated);

@@ -1,9 +1,7 @@
 /**
- * The precomputed view store: what the build writes under `dist/views/` and what
- * the thin function reads through its read-only store. Every request is answered
- * from one to five of these files (meta.json is read once per instance).
- * Response bodies are shaped from these views by `./shape.ts` (rankingsBody,
- * leadersBody, methodologyShort): the handler and the static emitter both call it.
+ * The precomputed view store: what the build writes under `dist/views/` and the function reads
+ * through its read-only store. Response bodies are shaped from these views by `./shape.ts`, for
+ * both the handler and the static emitter.
  */
 import type { CompanyProfile, Methodology, IndexResponse, HealthResponse } from '../schemas/responses.ts';
 import type { SiteUrls } from '../urls.ts';
@@ -36,10 +34,7 @@ export const viewPaths = {
   changelog: () => `${VIEWS_DIR}/changelog.json`,
 };
 
-/**
- * Past months keep their company views in shards, so that 10,000 companies over 60
- * months stay a few thousand files (one small file read per profile) instead of 600,000.
- */
+/** Past months keep their company views in shards: a few thousand files rather than one per company and month. */
 export const COMPANIES_PER_SHARD = 32;
 
 /** Number of shards for a registry of `companies` companies. */
@@ -83,11 +78,13 @@ export interface MetaView {
   themes?: string[];
   /** Answer sources collected for research and never scored, sorted. */
   researchModels?: string[];
-  /**
-   * month -> the date it was first published (release ledger): the `lastUpdated` of the
-   * month-addressed answers, which must stay the same bytes from one release to the next.
-   */
+  /** month -> the date it was first published (release ledger): month-addressed answers keep their bytes across releases. */
   released?: Record<string, string>;
+  /**
+   * month -> the date of its latest correction (release ledger): its month-addressed answers
+   * name it and are cached like current answers, so that caches learn of the correction.
+   */
+  corrected?: Record<string, string>;
   /** Number of company shards of every past month ({@link shardOf}). */
   companyShards: number;
   /** month -> country code -> industry slugs with a leaderboard in that month (overall exists iff the list is non-empty). */
@@ -99,10 +96,9 @@ export interface MetaView {
 }
 
 /**
- * One leaderboard, in rank order (rank = position + 1). Entries are tuples to keep
- * the ~3M entries of a reference-scale build small:
+ * One leaderboard, in rank order (rank = position + 1), as tuples to keep it small:
  * `[slug, company, industry, visibilityScore, mentionCount, previousRank | null,
- *   combinationsNamed, combinations, scoredAnswers]` (the last three: the evidence of the score).
+ *   combinationsNamed, combinations, scoredAnswers]` (the last three: the score's evidence).
  */
 export type BoardRow = [string, string, string, number, number, number | null, number, number, number];
 
@@ -125,11 +121,7 @@ export interface CompanyView {
   industries: string[];
   /** Country code of the default country in the current month, null when it has no data this month. */
   defaultCountry: string | null;
-  /**
-   * The month's profile body in every country (code) where it has data. In the shards of
-   * past months the profiles carry no `lastUpdated` (a release's date, added when shaped),
-   * so that a month's shards stay the same from one release to the next.
-   */
+  /** The month's profile per country with data; past months' shards leave out `lastUpdated` so they stay the same across releases. */
   profiles: Record<string, CompanyProfile>;
 }
 

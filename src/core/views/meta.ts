@@ -56,6 +56,7 @@ export function metaView(input: SiteInput, api: ApiDescription): MetaView {
     themes: input.themes,
     researchModels: input.researchModels,
     ...(input.released ? { released: input.released } : {}),
+    ...(input.corrected && Object.keys(input.corrected).length ? { corrected: input.corrected } : {}),
     companyShards: shardCount(reg.companies.length),
     boards,
     examples,

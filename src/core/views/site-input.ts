@@ -15,6 +15,8 @@ export interface SiteInput {
   dataset?: Dataset;
   /** month -> first publication date, from the release ledger. */
   released?: Record<string, string>;
+  /** month -> the date of its latest correction, from the release ledger (corrected months only). */
+  corrected?: Record<string, string>;
   /** The current month's state as the publish gate saw it (health reports it). */
   release?: { leaderboards: number; rankedCompanies: number; acceptedDrop?: string };
 }

@@ -1,0 +1,216 @@
+/**
+ * Reads the data folder (data-and-rules §1): the registry, then every month through
+ * the content-hash cache, parsing the months that changed in worker threads.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { aggregateOf, columnsOf, type Lookups, type MonthAggregate, type MonthColumns } from '../../core/aggregate.ts';
+import { DataError, IssueList, type DataIssue } from '../../core/data-error.ts';
+import { buildLookups, buildRegistry, type Registry } from '../../core/registry.ts';
+import { COMPANY_COLUMNS, COUNTRY_COLUMNS, INDUSTRY_COLUMNS } from '../../core/schemas/rows.ts';
+import { unpackColumns } from './aggregate-file.ts';
+import { peekCacheEntry, readCacheWith } from '../cache/cache-file.ts';
+import { lookupsHash, parsedMonthEntry } from '../cache/caches.ts';
+import { parseMonthFile, runMonthJob, type MonthJob } from './parse-month.ts';
+import { readTable } from './read-csv.ts';
+import { defaultWorkers, WorkerPool, workerHeapMb } from '../workers/worker-pool.ts';
+
+export interface MonthFile {
+  month: string;
+  path: string;
+  display: string;
+}
+
+export interface LoadOptions {
+  dataDir: string;
+  cacheDir: string | null;
+  /** Shown instead of absolute paths in messages. */
+  root: string;
+  workers?: number;
+  log?: (line: string) => void;
+}
+
+export interface LoadedData {
+  registry: Registry;
+  months: MonthFile[];
+  /** Month `i`'s aggregate, read back from the cache so that one month is in memory at a time. */
+  aggregate(i: number): Promise<MonthAggregate>;
+  /** Month `i`'s columns, as the scoring reads them ({@link readColumns}). */
+  columns(i: number): Promise<MonthColumns>;
+  /** Where month `i`'s aggregate is, for a worker thread to read it ({@link readColumns}). */
+  aggregateSource(i: number): AggregateSource;
+  cacheHits: number;
+  /** Month `i`'s content hash (file and lookups), null without a cache. */
+  contentKey: (string | null)[];
+}
+
+/** One of the registry's tables; a missing file is a problem in `issues` (and no rows). */
+export async function readRegistryTable(dataDir: string, name: string, columns: readonly string[], show: (p: string) => string, issues: IssueList) {
+  const path = join(dataDir, name);
+  const file = show(path);
+  if (!existsSync(path)) {
+    issues.add({ file, message: `missing file: the data folder must hold ${name} with columns "${columns.join(',')}"` });
+    return { file, header: [...columns], rows: [] };
+  }
+  return { file, header: [...columns], rows: await readTable(file, await readFile(path), columns, issues) };
+}
+
+/** A month file's name: YYYY-MM.csv or YYYY-MM.csv.gz. */
+const MONTH_FILE_RE = /^(\d{4}-(0[1-9]|1[0-2]))\.csv(\.gz)?$/;
+
+export async function listMonths(dataDir: string, show: (p: string) => string, issues: IssueList): Promise<MonthFile[]> {
+  const dir = join(dataDir, 'mentions');
+  if (!existsSync(dir)) {
+    issues.add({ file: show(dir), message: 'missing folder: the data folder must hold mentions/YYYY-MM.csv or .csv.gz files' });
+    return [];
+  }
+  const out: MonthFile[] = [];
+  for (const name of (await readdir(dir)).sort()) {
+    if (name.startsWith('.')) continue;
+    const m = MONTH_FILE_RE.exec(name);
+    const path = join(dir, name);
+    if (!m) {
+      issues.add({ file: show(path), message: `bad month file name "${name}": expected YYYY-MM.csv or YYYY-MM.csv.gz with a month 01-12` });
+      continue;
+    }
+    if (out.some((f) => f.month === m[1])) {
+      issues.add({ file: show(path), message: `month ${m[1]} has two files; keep one of .csv and .csv.gz` });
+      continue;
+    }
+    out.push({ month: m[1]!, path, display: show(path) });
+  }
+  if (!out.length && !issues.items.length) issues.add({ file: show(dir), message: 'no month files: add mentions/YYYY-MM.csv' });
+  return out;
+}
+
+/** Parser workers get a large young generation: a month's rows are short-lived. */
+const PARSER_YOUNG_GENERATION_MB = 96;
+
+/** A pool of `size` parser workers, their heap cap set by the largest month file. */
+export function parserPool(size: number, paths: string[]): WorkerPool {
+  return new WorkerPool(size, workerHeapMb(paths), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
+}
+
+/** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
+export async function loadData(opts: LoadOptions): Promise<LoadedData> {
+  const log = opts.log ?? (() => {});
+  const show = (p: string) => relative(opts.root, p) || '.';
+  const issues = new IssueList();
+  const most = opts.workers ?? defaultWorkers();
+  const countries = await readRegistryTable(opts.dataDir, 'countries.csv', COUNTRY_COLUMNS, show, issues);
+  const industries = await readRegistryTable(opts.dataDir, 'industries.csv', INDUSTRY_COLUMNS, show, issues);
+  const base = buildLookups({ countries, industries }, issues);
+  const lookups: Lookups = { countries: base.countries, industries: base.industries };
+  const lookupsKey = lookupsHash(lookups);
+  const companies = await readRegistryTable(opts.dataDir, 'companies.csv', COMPANY_COLUMNS, show, issues);
+  const registry = buildRegistry({ countries, industries, companies }, issues, base);
+  const months = await listMonths(opts.dataDir, show, issues);
+  issues.throwIfAny();
+
+  const aggregates: (MonthAggregate | null)[] = months.map(() => null);
+  const cachePaths: (string | null)[] = months.map(() => null);
+  const contentKey: (string | null)[] = months.map(() => null);
+  let cacheHits = 0;
+  const all: DataIssue[] = [];
+  let truncated = false;
+  let pool: WorkerPool | null = null;
+  // The first month to parse waits for a second: alone (a monthly build), it is parsed in this thread.
+  let held: { i: number; key: string | null } | null = null;
+  const parsing: Promise<void>[] = [];
+  const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+    const f = months[i]!;
+    const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
+    const parsed = await (pool ? pool.run(job) : runMonthJob(job));
+    if (parsed.issues.length) {
+      all.push(...parsed.issues);
+      truncated ||= parsed.truncated;
+      log(`  ${f.month}: ${parsed.issues.length}${parsed.truncated ? '+' : ''} problem(s)`);
+      return;
+    }
+    const s = parsed.seconds;
+    log(`  ${f.month}: ${parsed.rows.toLocaleString('en-US')} rows read in ${s.toFixed(1)} s (${Math.round(parsed.rows / s).toLocaleString('en-US')} rows/s)`);
+    if (parsed.stored) cachePaths[i] = key;
+    else aggregates[i] = parsed.aggregate;
+  };
+  // Promise.all at the end reports the first failure.
+  const start = (job: { i: number; key: string | null }) => {
+    const p = parseOne(job);
+    p.catch(() => {});
+    parsing.push(p);
+  };
+  try {
+    // Each month to parse goes to the workers as soon as it is known: hashing and parsing overlap.
+    for (const [i, f] of months.entries()) {
+      let key: string | null = null;
+      if (opts.cacheDir) {
+        const entry = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
+        contentKey[i] = entry.key;
+        const head = await peekCacheEntry(entry.path, entry.key, log);
+        if (head) {
+          cachePaths[i] = entry.path;
+          cacheHits++;
+          log(`  ${f.month}: ${Number(head.info?.rows ?? 0).toLocaleString('en-US')} rows (cached, unchanged)`);
+          continue;
+        }
+        key = entry.path;
+      }
+      const job = { i, key };
+      if (pool) start(job);
+      else if (!held) held = job;
+      else {
+        // No more workers than months left from the first to parse onwards.
+        const size = Math.min(most, months.length - held.i);
+        if (size > 1) {
+          pool = parserPool(size, months.slice(held.i).map((m) => m.path));
+          start(held);
+          start(job);
+        } else {
+          await parseOne(held);
+          await parseOne(job);
+        }
+        held = null;
+      }
+    }
+    if (held) await parseOne(held);
+    await Promise.all(parsing);
+  } finally {
+    await pool?.close();
+  }
+  if (all.length) {
+    all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
+    throw new DataError(all.slice(0, 50), truncated || all.length > 50);
+  }
+  const aggregateSource = (i: number): AggregateSource => {
+    const inMemory = aggregates[i];
+    return inMemory ? { aggregate: inMemory } : { entry: { path: cachePaths[i]!, key: contentKey[i]! }, file: months[i]!, lookups };
+  };
+  return {
+    registry,
+    months,
+    aggregate: (i) => readAggregate(aggregateSource(i), log),
+    columns: (i) => readColumns(aggregateSource(i), log),
+    aggregateSource,
+    cacheHits,
+    contentKey,
+  };
+}
+
+/** Where a month's aggregate is: in memory, or in its cache entry (a plain value a worker can read). */
+export type AggregateSource = { aggregate: MonthAggregate } | { entry: { path: string; key: string }; file: MonthFile; lookups: Lookups };
+
+export async function readAggregate(src: AggregateSource, log: (line: string) => void): Promise<MonthAggregate> {
+  return 'aggregate' in src ? src.aggregate : aggregateOf(await readColumns(src, log));
+}
+
+/** A month's columns, as the scoring reads them, from its cache entry when there is one. */
+export async function readColumns(src: AggregateSource, log: (line: string) => void): Promise<MonthColumns> {
+  if ('aggregate' in src) return columnsOf(src.aggregate);
+  const f = src.file;
+  const stored = await readCacheWith(src.entry.path, src.entry.key, log, unpackColumns, 'is not a parsed month');
+  if (stored) return { ...stored, file: f.display };
+  // Damaged since it was looked up: parse the month again.
+  const parsed = await parseMonthFile(f.path, f.display, f.month, src.lookups);
+  if (!parsed.aggregate) throw new DataError(parsed.issues, parsed.truncated);
+  return columnsOf(parsed.aggregate);
+}

@@ -1,0 +1,21 @@
+/**
+ * The SHA-256 of files this build wrote or verified in its cache entries, by identity, so
+ * the ledger's digests of the published files need not read them again.
+ */
+import type { BigIntStats } from 'node:fs';
+
+const known = new Map<string, string>();
+
+/** The identity of a file: any edit changes its change time. */
+export const identityOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+
+/** A hard link changes a file's change time, not its content: the published copy is looked up without it. */
+const contentKey = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+
+export function rememberDigest(st: BigIntStats, sha256: string): void {
+  known.set(contentKey(st), sha256);
+}
+
+export function knownDigest(st: BigIntStats): string | undefined {
+  return known.get(contentKey(st));
+}
