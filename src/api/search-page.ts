@@ -25,6 +25,8 @@ const MATCHED: Record<SearchResponse['results'][number]['matchedOn'], string> = 
   domain: 'matched its website',
   prefix: 'matched the start of its name',
   fuzzy: 'a close spelling',
+  words: 'every word found in its name',
+  acronym: 'matched the initials of its name',
 };
 
 export type SearchOutcome = { body: SearchResponse } | { message: string };

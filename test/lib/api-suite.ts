@@ -525,7 +525,7 @@ export function apiSuite(target: () => Target): void {
         matchedOn: r.matchedOn,
         confidence: r.confidence,
       });
-      expect(['name', 'alias', 'domain', 'prefix', 'fuzzy']).toContain(r.matchedOn);
+      expect(['name', 'alias', 'domain', 'prefix', 'fuzzy', 'words', 'acronym']).toContain(r.matchedOn);
       expect(r.confidence).toBeGreaterThan(0);
       expect(r.confidence).toBeLessThanOrEqual(1);
     }

@@ -12,6 +12,7 @@
  * `bench/search.ts` (tests import nothing from `bench/`).
  */
 import { mulberry32, type Rng } from '../../scripts/lib/registry-gen.ts';
+import { ABBREVIATIONS } from '../../src/core/search/abbreviations.ts';
 
 const TRANSLIT: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 /** Legal forms and group words a registry name may end with (the data contract's examples, written out here). */
@@ -49,6 +50,25 @@ function stripLegal(words: string[]): string[] {
   return words.slice(start, end);
 }
 
+/** The words a name must hold for a query: legal form at the end and `and` / `the` left out. */
+function meaningful(text: string): string[] {
+  return stripLegal(foldWords(text)).filter((w) => w !== 'and' && w !== 'the');
+}
+
+/** The abbreviation table both ways (the documented table is the definition of the equivalence, not the engine's code). */
+const SPELLINGS = new Map<string, string[]>();
+for (const [short, fulls] of Object.entries(ABBREVIATIONS)) {
+  for (const full of fulls) {
+    SPELLINGS.set(short, [...(SPELLINGS.get(short) ?? []), full]);
+    SPELLINGS.set(full, [...(SPELLINGS.get(full) ?? []), short]);
+  }
+}
+
+/** Spellings of a folded word that count as the word: itself and the table's other forms. */
+function spellings(word: string): string[] {
+  return [word, ...(SPELLINGS.get(word) ?? [])];
+}
+
 /** The words of a name without order: what a reordered query must share with one company alone. */
 function wordSet(text: string): string {
   return [...stripLegal(foldWords(text))].sort().join(' ');
@@ -68,8 +88,13 @@ export const QUERY_KINDS = [
   'accents-added',
   'reordered',
   'words-around',
+  'word-left-out',
+  'abbreviation',
+  'acronym',
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
+/** The kinds that read a query word by word: a word of the name left out, abbreviations, initials. */
+export const WORD_KINDS: readonly QueryKind[] = ['word-left-out', 'abbreviation', 'acronym'];
 
 export interface LabelledQuery {
   kind: QueryKind;
@@ -94,6 +119,8 @@ export interface QueryOptions {
 }
 
 const SUFFIX_RE = /,?\s+(?:Inc\.?|Ltd\.?|LLC|GmbH|AG|SA|S\.A\.|Group|Holdings|& Co|Corp\.?|plc)$/i;
+/** Every legal form of the word-level kinds' names (`search-names.ts`). */
+const LEGAL_TAIL_RE = /,?\s+(?:Inc\.?|Incorporated|Ltd\.?|Limited|LLC|GmbH|AG|SA|S\.A\.|Group|Holdings|& Co\.?|Co\.?|Company|Corp\.?|Corporation|plc)$/i;
 const ACCENTS: Record<string, string[]> = { a: ['á', 'à', 'ä', 'å'], e: ['é', 'è', 'ë'], i: ['í', 'ï'], o: ['ó', 'ö'], u: ['ú', 'ü'], n: ['ñ'], c: ['ç'] };
 const KEYBOARD = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -256,6 +283,25 @@ export function generateQueries(registry: readonly RegistryCompany[], opts: Quer
     }
   }
 
+  // folded word -> companies with a name or alias holding it; and initials -> companies
+  const wordCompanies = new Map<string, Set<string>>();
+  const texts = new Map<string, string[][]>();
+  const initialsOwners = new Map<string, Set<string>>();
+  for (const c of registry) {
+    const own = [c.name, ...c.aliases, ...(c.subsidiaries ?? [])].map(foldWords);
+    texts.set(c.slug, own);
+    for (const words of own) for (const w of words) (wordCompanies.get(w) ?? wordCompanies.set(w, new Set()).get(w))!.add(c.slug);
+    const initials = meaningful(c.name).map((w) => w.charAt(0)).join('');
+    (initialsOwners.get(initials) ?? initialsOwners.set(initials, new Set()).get(initials))!.add(c.slug);
+  }
+  /** Companies with one name or alias holding every meaningful word of the query (table spellings count as the word). */
+  const holders = (query: string): string[] => {
+    const wanted = meaningful(query);
+    if (wanted.length === 0) return [];
+    const candidates = new Set(spellings(wanted[0] as string).flatMap((w) => [...(wordCompanies.get(w) ?? [])]));
+    return [...candidates].filter((slug) => (texts.get(slug) ?? []).some((words) => wanted.every((w) => spellings(w).some((x) => words.includes(x)))));
+  };
+
   const out: LabelledQuery[] = [];
   const companies = [...registry].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
   for (const kind of QUERY_KINDS) {
@@ -276,6 +322,16 @@ export function generateQueries(registry: readonly RegistryCompany[], opts: Quer
       if (ok && kind === 'words-around') {
         // the name inside must be the company's alone, and the whole query nobody's name
         ok = uniqueForms(c.name, c.slug) && uniqueForms(query, c.slug) && [...(wordOwners.get(wordSet(c.name)) ?? [])].every((s) => s === c.slug);
+      }
+      if (ok && (kind === 'word-left-out' || kind === 'abbreviation')) {
+        // the one company holding every word, and the query not a whole name or alias of anybody
+        const h = holders(query);
+        ok = h.length === 1 && h[0] === c.slug && formsOf(query).every((f) => !owners.has(f));
+      }
+      if (ok && kind === 'acronym') {
+        // one company's initials, the query nobody's name, alias or start of one
+        const folded = foldWords(query).join('');
+        ok = [...(initialsOwners.get(folded) ?? [])].join() === c.slug && !owners.has(folded) && prefixOwners(folded).size === 0;
       }
       if (!ok) continue;
       out.push({ kind, query, expected: c.slug });
@@ -351,6 +407,39 @@ function makeQuery(kind: QueryKind, c: RegistryCompany, rng: Rng): string | null
         `jobs at ${host}`,
       ];
       return forms[Math.floor(rng() * forms.length)] as string;
+    }
+    case 'word-left-out': {
+      // a word other than the first left out of a name of three words or more, legal form kept now and then
+      const suffix = c.name.match(LEGAL_TAIL_RE)?.[0] ?? '';
+      const words = c.name.slice(0, c.name.length - suffix.length).split(/\s+/).filter((w) => w.length > 0 && w !== '&');
+      if (words.length < 3) return null;
+      const at = 1 + Math.floor(rng() * (words.length - 1));
+      const query = words.filter((_, i) => i !== at).join(' ') + (rng() < 0.3 ? suffix : '');
+      return rng() < 0.3 ? query.toLowerCase() : query;
+    }
+    case 'abbreviation': {
+      // every word of the table in the name respelled (full word for abbreviation and back); the legal form kept or not
+      const suffix = c.name.match(LEGAL_TAIL_RE)?.[0] ?? '';
+      const words = c.name.slice(0, c.name.length - suffix.length).split(/\s+/).filter((w) => w.length > 0);
+      let changed = false;
+      const respelled = words.map((w) => {
+        const folded = foldWords(w).join('');
+        const others = SPELLINGS.get(folded);
+        if (!others) return w;
+        changed = true;
+        const other = others[Math.floor(rng() * others.length)] as string;
+        const shown = other === 'intl' && rng() < 0.5 ? "int'l" : other === 'st' && rng() < 0.5 ? 'st.' : other;
+        return shown.charAt(0).toUpperCase() + shown.slice(1);
+      });
+      if (!changed) return null;
+      const query = respelled.join(' ') + (rng() < 0.5 ? suffix : '');
+      return rng() < 0.3 ? query.toLowerCase() : query;
+    }
+    case 'acronym': {
+      const initials = meaningful(c.name).map((w) => w.charAt(0)).join('');
+      if (initials.length < 2 || initials.length > 5) return null;
+      const style = rng();
+      return style < 0.6 ? initials.toUpperCase() : style < 0.85 ? initials : initials.toUpperCase().split('').join('.') + '.';
     }
   }
 }

@@ -132,11 +132,13 @@ export const SearchResultSchema = z
       .describe('Ranking in the current month'),
     profileUrl: Url.describe('The profile page'),
     apiUrl: Url.describe('The profile in the API'),
-    matchedOn: z.enum(['name', 'alias', 'domain', 'prefix', 'fuzzy']).meta({
-      description: 'What the query matched: a whole name, alias or domain (words in any order, words such as "jobs at" or "careers" around it ignored), the start of a name, or a close spelling',
+    matchedOn: z.enum(['name', 'alias', 'domain', 'prefix', 'fuzzy', 'words', 'acronym']).meta({
+      description:
+        'What the query matched: a whole name, alias or domain (words in any order, common abbreviations such as "Intl" or "Svcs" read as their full words, words such as "jobs at" or "careers" around it ignored), the start of a name, a close spelling, every word of the query found in a longer name or alias ("words"), or the initials of the name ("acronym")',
     }),
     confidence: z.number().min(0).max(1).meta({
-      description: '1 for the exact name, 0.99 an exact alias, about 0.95 a name without its legal suffix or with words around it, 0.97 x for words in another order, 0.7-0.9 a prefix, below for close spellings',
+      description:
+        '1 for the exact name, 0.99 an exact alias, about 0.95 a name without its legal suffix or with words around it, 0.97 x for words in another order, at most 0.9 for every word found in a longer name (shared among the companies holding them all), 0.7-0.9 a prefix, below for close spellings, at most 0.4 for initials',
     }),
   })
   .meta({ id: 'SearchResult', description: 'One company found' });

@@ -7,7 +7,10 @@
  * Query path: one sorted array of compact keys (folded, blanks removed, with and
  * without legal suffix) answers exact and prefix matches by binary search; a
  * trigram index over companies hands a short list to a bit-parallel
- * edit-distance scorer. Pure: nothing from `node:*`, runs in Workers and browsers.
+ * edit-distance scorer; a company holding every word of the query ranks above
+ * prefix and typo matches (`words.ts`), abbreviations read both ways through one
+ * table (`abbreviations.ts`), and a query of initials names the one company they
+ * fit. Pure: nothing from `node:*`, runs in Workers and browsers.
  */
 export { buildSearchFiles, buildSearchIndex, type SearchFiles, type SerializedSearchIndex, type SerializedSearchIndexV1 } from './build.ts';
 export { decodeSearchIndex, encodeSearchIndex, isBinarySearchIndex } from './binary.ts';

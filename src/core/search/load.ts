@@ -1,4 +1,4 @@
-import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './build.ts';
+import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './serialized.ts';
 import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 import { ArrayStrings, FormStrings, type Strings } from './strings.ts';
@@ -31,7 +31,7 @@ export interface SearchIndex {
   /** Trigram bucket -> companies (CSR, each list in company order). */
   readonly gramStart: Uint32Array;
   readonly gramDocs: Int32Array;
-  /** Per-query work arrays, reset after every query. */
+  /** Per-query work arrays, reset after every query (and the initials, kept). */
   readonly scratch: {
     docScore: Float64Array;
     docKey: Int32Array;
@@ -42,6 +42,12 @@ export interface SearchIndex {
     gramCount: Uint16Array;
     touched: number[];
     buckets: number[][];
+    /**
+     * Initials of the names, filled one first letter at a time by the first query of
+     * initials starting with it: first letter -> initials -> the name's key, or -1
+     * when names of several companies have them.
+     */
+    initials: Map<string, Map<string, number>>;
   };
 }
 
@@ -345,6 +351,7 @@ export function finish(
       gramCount: new Uint16Array(count),
       touched: [],
       buckets: [],
+      initials: new Map(),
     },
   };
 }

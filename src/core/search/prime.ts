@@ -1,6 +1,6 @@
 /**
- * Runs the search code once over a tiny index: exact, prefix, typo, reordered, host
- * and words-around queries, with and without a filter, the binary index and
+ * Runs the search code once over a tiny index: exact, prefix, typo, reordered, host,
+ * words-around, abbreviation, word-level and acronym queries, with and without a filter, the binary index and
  * rankings read back. For a runtime's startup (a Worker's global scope, limited
  * separately as startup time rather than per request): V8 compiles functions
  * on their first call, so a fresh instance's first real search would otherwise pay
@@ -46,7 +46,7 @@ export function primeSearch(rounds = PRIME_ROUNDS): number {
   });
   const rankings = new BinarySearchRankings(encodeSearchRankings({ month: '2000-01', companies }));
   const filters = [(slug: string) => rankings.ranked(slug, null), (slug: string) => rankings.ranked(slug, 'gb')];
-  const queries = ['Kestrel Aerospace Group', 'kestrel aero', 'kestrl aerospce', 'works quill', 'jobs at quill works', 'https://careers.quillworks.example/jobs', 'Societe Generale SA', 'soc', 'zzzz'];
+  const queries = ['Kestrel Aerospace Group', 'kestrel aero', 'kestrl aerospce', 'works quill', 'jobs at quill works', 'https://careers.quillworks.example/jobs', 'Societe Generale SA', 'soc', 'zzzz', 'kestrel labs', 'Quill Wrks Sys', 'KA', 'k.s.g.'];
   for (let i = 0; i < 24; i++) {
     const name = docs[3 + ((i * 37) % (docs.length - 3))]!.name;
     queries.push(name, name.toLowerCase().slice(0, 8), name.replace(/[aeiou]/, ''), name.split(' ').reverse().join(' '));

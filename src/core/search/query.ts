@@ -1,13 +1,19 @@
+import { respellings } from './abbreviations.ts';
 import { alignBits, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
-import type { SearchIndex } from './load.ts';
+import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 import type { Strings } from './strings.ts';
+import { initialsOf, mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
 
-/** What a hit matched: its name (or slug), an alias, its website, the start of a key, or a key within a few typos. */
-export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy';
-const MATCHED_ON: readonly MatchedOn[] = ['name', 'alias', 'domain', 'prefix', 'fuzzy'];
-const How = { Name: 0, Alias: 1, Domain: 2, Prefix: 3, Fuzzy: 4 } as const;
+/**
+ * What a hit matched: its name (or slug), an alias, its website, the start of a key,
+ * a key within a few typos, every word of the query in a name or alias, or the
+ * initials of its name.
+ */
+export type MatchedOn = 'name' | 'alias' | 'domain' | 'prefix' | 'fuzzy' | 'words' | 'acronym';
+export const MATCHED_ON: readonly MatchedOn[] = ['name', 'alias', 'domain', 'prefix', 'fuzzy', 'words', 'acronym'];
+const How = { Name: 0, Alias: 1, Domain: 2, Prefix: 3, Fuzzy: 4, Words: 5, Acronym: 6 } as const;
 /** Key kind (name, alias, slug, domain) -> what an exact match on it is reported as. */
 const HOW_OF_KIND = [How.Name, How.Alias, How.Name, How.Domain];
 
@@ -17,14 +23,18 @@ export interface SearchHit {
   score: number;
   /** The name, alias, slug or website the query matched. */
   matched: string;
-  /** How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix, or fuzzy (typos). */
+  /**
+   * How it matched: exact (folded) name or slug, alias, website, typed-ahead prefix,
+   * fuzzy (typos), every query word in a longer name or alias, or its initials.
+   */
   matchedOn: MatchedOn;
   /**
    * How sure the match is, in [0, 1]: the score, lowered when another company
    * scores almost as well. `score × min(1, 0.5 + 10 × margin)`, margin being the gap
    * to the next company's score (no next company: margin 1). So an exact name with
    * no rival is 1, an exact name another company shares (`Orbital` as alias and
-   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8.
+   * prefix) about 0.5-0.9, a two-typo match 0.6-0.8. A `words` hit is at most 0.9
+   * divided by the number of companies holding every word, an `acronym` hit at most 0.4.
    */
   confidence: number;
 }
@@ -68,6 +78,26 @@ const REORDERED_SCORE = [0.94, 0.935, 0.93, 0.93];
 const LATER_LABEL = 0.99;
 /** Fuzzy matching on the query with its noise words (`jobs at`) kept only when nothing scored this well without them. */
 const RAW_FUZZY_BELOW = 0.9;
+/** The query respelled with the abbreviation table (`Svcs` for `Services`): just below the query as typed. */
+const RESPELLED = 0.995;
+/** Respelled queries of more words are not reordered (each respelling would cost its own permutations). */
+const RESPELLED_REORDERED = 3;
+/**
+ * A company holding every word of the query in one name or alias ranks above every
+ * prefix or typo match and below any whole-name match: words found as typed (or as
+ * the table's abbreviation) from WORDS_EXACT, some only within typos from WORDS_NEAR,
+ * each band ordered by how close the whole name is (its prefix or typo score).
+ */
+const WORDS_NEAR = 0.9;
+const WORDS_EXACT = 0.915;
+const WORDS_SPAN = 0.015;
+/** A words match is this sure at most, shared out among the companies holding every word. */
+const WORDS_CONFIDENCE = 0.9;
+/** Acronyms: a query of these many letters, answered when nothing scored this well; low confidence. */
+const ACRONYM_MIN = 2;
+const ACRONYM_MAX = 5;
+const ACRONYM_SCORE = 0.7;
+const ACRONYM_CONFIDENCE = 0.4;
 
 function lowerBound(forms: Strings, value: string): number {
   let lo = 0;
@@ -132,15 +162,18 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       s.docHow[doc] = how;
     }
   };
-  const exactly = (form: string, factor: number, kinds: readonly number[] | null): void => {
-    for (let i = lowerBound(forms, form); i < forms.length && forms.get(i) === form; i++) {
-      const key = formKey[i] as number;
-      const kind = keyKind[key] as number;
-      const exact = formExact[i] as number;
-      if (kinds === null && exact !== 1) continue;
-      offer(key, factor * ((kinds ?? EXACT_SCORE)[kind] as number), HOW_OF_KIND[kind] as number);
-    }
-  };
+  const exactlyWith =
+    (o: Offer): Exactly =>
+    (form, factor, kinds) => {
+      for (let i = lowerBound(forms, form); i < forms.length && forms.get(i) === form; i++) {
+        const key = formKey[i] as number;
+        const kind = keyKind[key] as number;
+        const exact = formExact[i] as number;
+        if (kinds === null && exact !== 1) continue;
+        o(key, factor * ((kinds ?? EXACT_SCORE)[kind] as number), HOW_OF_KIND[kind] as number);
+      }
+    };
+  const exactly = exactlyWith(offer);
 
   try {
     for (const host of split.hosts) {
@@ -155,21 +188,28 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     }
     const variants = words === raw || raw.length === 0 ? [words] : [words, raw];
     for (const v of variants) if (v.length > 0) exactStage(index, v, exactly, offer);
+    const respelled: Offer = (key, score, how) => offer(key, RESPELLED * score, how);
+    for (const v of respellings(words)) exactStage(index, v, exactlyWith(respelled), respelled, RESPELLED_REORDERED);
+    // two or more words: every company on the short list is a candidate for holding them all
+    const wanted = meaningfulWords(words);
+    const byWords = wanted.length >= 2;
     if (words.length > 0) {
       const full = words.join('');
       const compact = stripLegal(words).join('');
-      if (compact.length >= 2) fuzzy(index, compact, full, accepts, offer);
+      if (compact.length >= 2) fuzzy(index, compact, full, accepts, offer, byWords ? 0 : MIN_SCORE);
       if (words !== raw && raw.length > 0 && best < RAW_FUZZY_BELOW) {
         const rawCompact = stripLegal(raw).join('');
-        fuzzy(index, rawCompact, raw.join(''), accepts, offer);
+        fuzzy(index, rawCompact, raw.join(''), accepts, offer, MIN_SCORE);
       }
       if (best < SWEEP_BELOW && compact.length >= SWEEP_MIN && compact.length <= SWEEP_MAX) sweep(index, compact, offer);
+      if (words.length === 1 && best < ACRONYM_SCORE) acronym(index, words[0] as string, accepts, offer);
     }
+    const holders = byWords ? wordsBand(index, wanted) : 0;
 
     const hits: { doc: number; score: number }[] = [];
     for (const doc of s.docs) {
       const score = s.docScore[doc] as number;
-      if (score >= MIN_SCORE) hits.push({ doc, score: Math.round(score * 1e4) / 1e4 });
+      if (score >= MIN_SCORE || (score > 0 && s.docHow[doc] === How.Words)) hits.push({ doc, score: Math.round(score * 1e4) / 1e4 });
     }
     hits.sort(
       (a, b) =>
@@ -180,12 +220,16 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     return hits.slice(0, limit).map((h, i) => {
       const next = hits[i + 1]?.score;
       const margin = next === undefined ? 1 : h.score - next;
+      const how = s.docHow[h.doc] as number;
+      let confidence = h.score * Math.min(1, 0.5 + 10 * margin);
+      if (how === How.Words) confidence = Math.min(confidence, WORDS_CONFIDENCE / holders);
+      else if (how === How.Acronym) confidence = Math.min(confidence, ACRONYM_CONFIDENCE);
       return {
         slug: index.slugs.get(h.doc),
         score: h.score,
         matched: index.keyText.get(s.docKey[h.doc] as number),
-        matchedOn: MATCHED_ON[s.docHow[h.doc] as number] as MatchedOn,
-        confidence: Math.round(h.score * Math.min(1, 0.5 + 10 * margin) * 1e4) / 1e4,
+        matchedOn: MATCHED_ON[how] as MatchedOn,
+        confidence: Math.round(confidence * 1e4) / 1e4,
       };
     });
   } finally {
@@ -214,13 +258,10 @@ export function betterOutside(index: SearchIndex, query: string, hits: readonly 
   return top;
 }
 
+type Exactly = (form: string, factor: number, kinds: readonly number[] | null) => void;
+
 /** Exact, suffix-stripped, reordered and typed-ahead matches of one word list. */
-function exactStage(
-  index: SearchIndex,
-  words: readonly string[],
-  exactly: (form: string, factor: number, kinds: readonly number[] | null) => void,
-  offer: Offer,
-): void {
+function exactStage(index: SearchIndex, words: readonly string[], exactly: Exactly, offer: Offer, maxReordered = MAX_REORDERED): void {
   const { forms, formKey, formExact, keyKind } = index;
   const full = words.join('');
   const strippedWords = stripLegal(words);
@@ -242,8 +283,8 @@ function exactStage(
     if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
     else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
   }
-  if (strippedWords.length >= 2) reordered(strippedWords, exactly);
-  if (words.length >= 2 && strippedWords.length !== words.length) reordered(words, exactly);
+  if (strippedWords.length >= 2 && strippedWords.length <= maxReordered) reordered(strippedWords, exactly);
+  if (words.length >= 2 && words.length <= maxReordered && strippedWords.length !== words.length) reordered(words, exactly);
 }
 
 /** Queries of more words are not reordered (5! = 120 lookups is the most a query costs). */
@@ -254,7 +295,7 @@ const MAX_REORDERED = 5;
  * form: `Works Quill` finds `quillworks`. Done at query time, so the index holds
  * no extra forms.
  */
-function reordered(words: readonly string[], exactly: (form: string, factor: number, kinds: readonly number[] | null) => void): void {
+function reordered(words: readonly string[], exactly: Exactly): void {
   const n = words.length;
   if (n > MAX_REORDERED) return;
   const a = [...words];
@@ -315,6 +356,7 @@ function fuzzy(
   full: string,
   accepts: (doc: number) => boolean,
   offer: Offer,
+  floor: number,
 ): void {
   const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
   const { gramCount, touched, buckets } = index.scratch;
@@ -359,7 +401,8 @@ function fuzzy(
         // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
         const keyWhole = keyFull.get(k);
         if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
-        if (score >= MIN_SCORE) offer(k, score, How.Fuzzy);
+        // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
+        if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
       }
     }
   }
@@ -381,4 +424,99 @@ function sweep(index: SearchIndex, compact: string, offer: Offer): void {
     const score = fuzzyScore(compact, form);
     if (score >= MIN_SCORE) offer(key, score, How.Fuzzy);
   }
+}
+
+/**
+ * Lifts every scored company that holds all `wanted` words in one name or alias
+ * (see {@link WORDS_EXACT}) above the prefix and typo matches, keeping their order
+ * within the band; returns how many companies hold them.
+ */
+function wordsBand(index: SearchIndex, wanted: readonly string[]): number {
+  const s = index.scratch;
+  const { keyStart, keyKind, keyText, keyFull } = index;
+  const sieve = wordSieve(wanted);
+  const lists: string[][] = [];
+  const listKey: number[] = [];
+  for (const doc of s.docs) {
+    const score = s.docScore[doc] as number;
+    // not scored (filtered out), or a whole-name match already above the band
+    if (score <= 0 || score >= WORDS_NEAR) continue;
+    const end = keyStart[doc + 1] as number;
+    for (let k = keyStart[doc] as number; k < end; k++) {
+      const kind = keyKind[k] as number;
+      if ((kind !== Kind.Name && kind !== Kind.Alias) || !mayHold(sieve, keyFull.get(k))) continue;
+      lists.push(foldWords(keyText.get(k)));
+      listKey.push(k);
+    }
+  }
+  if (held.length < lists.length) held = new Uint8Array(2 * lists.length);
+  wordsHeld(wanted, lists, held);
+  // per company (its keys are listed together): the best hold, on its first key holding that well
+  let holders = 0;
+  for (let i = 0; i < lists.length; ) {
+    const doc = index.keyDoc[listKey[i] as number] as number;
+    let best = 0;
+    let bestAt = -1;
+    for (; i < lists.length && index.keyDoc[listKey[i] as number] === doc; i++) {
+      if ((held[i] as number) > best) {
+        best = held[i] as number;
+        bestAt = i;
+      }
+    }
+    if (best === 0) continue;
+    holders++;
+    const score = s.docScore[doc] as number;
+    s.docScore[doc] = (best === 2 ? WORDS_EXACT : WORDS_NEAR) + (WORDS_SPAN * Math.min(score, WORDS_NEAR)) / WORDS_NEAR;
+    // typed ahead (`Kestrel Aeros`) stays a prefix match, and every word of the name
+    // within typos (`Orbittal Wroks`) a close spelling: that is what the user did
+    const how = s.docHow[doc] as number;
+    if (how === How.Prefix) continue;
+    if (how === How.Fuzzy && best === 1 && meaningfulWords(lists[bestAt] as string[]).length === wanted.length) continue;
+    s.docKey[doc] = listKey[bestAt] as number;
+    s.docHow[doc] = How.Words;
+  }
+  return holders;
+}
+
+/** Per-query work array of {@link wordsBand}. */
+let held = new Uint8Array(64);
+
+/**
+ * The one company whose name's initials (legal form, `the` and `&` left out) are
+ * the query, offered at {@link ACRONYM_SCORE}; nothing when none or several are.
+ */
+function acronym(index: SearchIndex, word: string, accepts: (doc: number) => boolean, offer: Offer): void {
+  if (word.length < ACRONYM_MIN || word.length > ACRONYM_MAX || !/^[a-z]+$/.test(word)) return;
+  const first = word.charAt(0);
+  let names = index.scratch.initials.get(first);
+  if (names === undefined) {
+    names = initialsStarting(index, first);
+    index.scratch.initials.set(first, names);
+  }
+  const key = names.get(word) ?? -1;
+  if (key >= 0 && accepts(index.keyDoc[key] as number)) offer(key, ACRONYM_SCORE, How.Acronym);
+}
+
+/**
+ * Initials -> name key (-1: several companies) of the names whose compact or full
+ * form starts with `first`: a range of the sorted forms, read once per letter
+ * (names whose initials start with it start with it, once `the` is dropped).
+ */
+function initialsStarting(index: SearchIndex, first: string): Map<string, number> {
+  const { forms, formKey, keyKind, keyText, keyDoc } = index;
+  const names = new Map<string, number>();
+  const end = lowerBound(forms, String.fromCharCode(first.charCodeAt(0) + 1));
+  let previous = -1;
+  for (let i = lowerBound(forms, first); i < end; i++) {
+    // a name is read through each of its forms in the range (at most two): the answer is the same
+    const key = formKey[i] as number;
+    if (keyKind[key] !== Kind.Name || key === previous) continue;
+    previous = key;
+    const initials = initialsOf(keyText.get(key));
+    if (initials.length < ACRONYM_MIN || initials.length > ACRONYM_MAX || initials.charAt(0) !== first) continue;
+    const seen = names.get(initials);
+    if (seen === undefined) names.set(initials, key);
+    else if (seen >= 0 && keyDoc[seen] !== keyDoc[key]) names.set(initials, -1);
+  }
+  return names;
 }
