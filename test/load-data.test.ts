@@ -39,7 +39,11 @@ async function monthlyBuild(name: string, newestText?: (text: Buffer) => string 
   return { dir, newest, cache };
 }
 
-const load = (dataDir: string, cacheDir: string | null) => loadData({ dataDir, cacheDir, root, workers: 2, log: () => {} });
+async function load(dataDir: string, cacheDir: string | null) {
+  const data = await loadData({ dataDir, cacheDir, root, workers: 2, log: () => {} });
+  await data.ready;
+  return data;
+}
 
 async function caught(p: Promise<unknown>): Promise<DataError> {
   try {
@@ -102,6 +106,15 @@ describe('a monthly read: every month but the newest in the cache', () => {
     const e = await caught(runBuild({ root, dataDir: dir, outDir: out, cacheDir: cache, siteUrl: 'http://localhost:4321', pages: false, workers: 2 }));
     expect(e.message).toBe(plain.message);
     expect(readdirSync(tmp).filter((n) => n.includes('out') || n.includes('.stage-'))).toEqual([]);
+  });
+
+  it('returns before the newest month is parsed (on a worker of its own), which its columns and ready wait for', async () => {
+    const { dir, cache } = await monthlyBuild('ahead', (text) => `${text}x1,not-a-date,ChatGPT,us,Aerospace,Leadership,q1,\n`);
+    const plain = await caught(load(dir, null));
+    const data = await loadData({ dataDir: dir, cacheDir: cache, root, workers: 2, log: () => {} });
+    expect(data.cacheHits).toBe(data.months.length - 1);
+    expect((await caught(data.ready)).message).toBe(plain.message);
+    expect((await caught(data.columns(data.months.length - 1))).message).toBe(plain.message);
   });
 
   it('stops on a problem in companies.csv with the same problems', async () => {

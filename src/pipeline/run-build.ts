@@ -127,6 +127,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
         log('  the search index made, before the newest month is scored');
       }
     }
+    await data.ready;
     log(`Scored ${results.length} months (${scoredFromCache} from the cache)`);
     const lastUpdated = builder.finish(opts.sourceDateEpoch);
 

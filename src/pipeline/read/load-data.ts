@@ -43,6 +43,11 @@ export interface LoadedData {
   cacheHits: number;
   /** Month `i`'s content hash (file and lookups), null without a cache. */
   contentKey: (string | null)[];
+  /**
+   * Settled once every month is read; rejects with the {@link DataError} of the newest
+   * month's problems when that month was parsed on while the build went on.
+   */
+  ready: Promise<void>;
 }
 
 /** One of the registry's tables; a missing file is a problem in `issues` (and no rows). */
@@ -118,6 +123,8 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   // The first month to parse waits for a second: alone (a monthly build), it is parsed in this thread.
   let held: { i: number; key: string | null } | null = null;
   const parsing: Promise<void>[] = [];
+  const newest = months.length - 1;
+  let ahead: Promise<void> | null = null;
   const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
     const f = months[i]!;
     const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
@@ -172,15 +179,27 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         held = null;
       }
     }
+    // A monthly build (only the newest month new): it is parsed on a worker of its own while
+    // the build scores the cached months; its columns, and `ready`, wait for it.
+    if (held && held.i === newest && newest > 0 && cacheHits === newest && most > 1) {
+      const own = (pool = parserPool(1, [months[newest]!.path]));
+      ahead = parseOne(held).finally(() => own.close());
+      pool = null;
+      held = null;
+    }
     if (held) await parseOne(held);
     await Promise.all(parsing);
   } finally {
     await pool?.close();
   }
-  if (all.length) {
+  const check = () => {
+    if (!all.length) return;
     all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
     throw new DataError(all.slice(0, 50), truncated || all.length > 50);
-  }
+  };
+  check();
+  const ready = ahead ? ahead.then(check) : Promise.resolve();
+  ready.catch(() => {}); // the caller's to await
   const aggregateSource = (i: number): AggregateSource => {
     const inMemory = aggregates[i];
     return inMemory ? { aggregate: inMemory } : { entry: { path: cachePaths[i]!, key: contentKey[i]! }, file: months[i]!, lookups };
@@ -188,11 +207,18 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   return {
     registry,
     months,
-    aggregate: (i) => readAggregate(aggregateSource(i), log),
-    columns: (i) => readColumns(aggregateSource(i), log),
+    aggregate: async (i) => {
+      if (i === newest) await ready;
+      return readAggregate(aggregateSource(i), log);
+    },
+    columns: async (i) => {
+      if (i === newest) await ready;
+      return readColumns(aggregateSource(i), log);
+    },
     aggregateSource,
     cacheHits,
     contentKey,
+    ready,
   };
 }
 
