@@ -83,9 +83,8 @@ export interface RateLimitResult {
  * A decision, its header fields written only when asked for: a kept answer carries
  * RateLimit-Policy alone, so most requests never need them. Writing them on every
  * check turned the ever-changing `remaining` into a new string per request, and V8
- * keeps number-to-string results in its number-string cache (old space): about 35
- * bytes promoted per request, the Node server's RSS growing ~10% a minute under load
- * until a major GC (bench:serve --soak at the reference scale, BENCHMARKS.md).
+ * keeps number-to-string results in its number-string cache (old space): the Node
+ * server's memory grew under load until a major GC (`bench:serve --soak` shows it).
  */
 class Decision implements RateLimitResult {
   constructor(

@@ -73,8 +73,8 @@ const attrValue = (v: string) => String(attr(v)); // (not html.ts's attrText, wh
 
 /**
  * `String(n)`, the same text, kept per value with one decimal (the coordinates are rounded
- * to tenths): a chart writes ~300 numbers, and writing a fraction as text was most of a
- * chart's cost (28,477 charts of a reference build: BENCHMARKS.md).
+ * to tenths): a chart writes hundreds of numbers, and writing a fraction as text was most of
+ * a chart's cost.
  */
 const NUM_SPAN = 20000;
 const numTexts: (string | undefined)[] = [];

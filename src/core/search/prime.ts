@@ -20,9 +20,8 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /**
  * `rounds`: how many times the queries run over a synthetic index of 256 companies.
  * V8 compiles a function to optimised code only once it has run often enough; one round
- * leaves the query path interpreted, so that a fresh instance's first real search (hundreds
- * of candidates aligned) still ran 3-5 ms slower than a warm one. The default is what
- * bench:worker showed enough for that (see BENCHMARKS.md "Worker CPU").
+ * leaves the query path interpreted, so that a fresh instance's first real search ran
+ * slower than a warm one. The default is what `npm run bench:worker` shows enough for that.
  */
 export function primeSearch(rounds = PRIME_ROUNDS): number {
   const docs = [
