@@ -2,6 +2,7 @@
  * npm run build (scripts/build.mjs runs this module from its bundle). Environment:
  * EVI_DATA_DIR (data), EVI_OUT_DIR (dist), EVI_CACHE_DIR (.cache/months; "off" disables),
  * SITE_URL, SOURCE_DATE_EPOCH, EVI_PAGES=0 (views and JSON only), EVI_DEPLOY (default node),
+ * EVI_MAX_FILES (20000: above it a site that runs the function is packed),
  * EVI_ALLOW_OLDER_MONTH=1, EVI_DEBUG=1 (a failed build prints its stack trace).
  */
 import { resolve } from 'node:path';
@@ -34,6 +35,13 @@ const localHost = env.HOST && !['0.0.0.0', '::', '127.0.0.1'].includes(env.HOST)
 const siteUrl = (env.SITE_URL?.trim() || `http://${localHost}:${env.PORT?.trim() || 4321}`).replace(/\/+$/, '');
 if (!env.SITE_URL?.trim()) console.error(`SITE_URL is not set: links point at ${siteUrl}, right for this machine only. Set SITE_URL to the public origin for any deployment.`);
 const workers = env.EVI_WORKERS ? Number(env.EVI_WORKERS) : undefined;
+
+function maxFiles(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n > 0) return n;
+  console.error(`EVI_MAX_FILES must be a positive whole number of files, got "${value}"`);
+  process.exit(2);
+}
 const t0 = performance.now();
 const stamp = () => `${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s`;
 try {
@@ -48,6 +56,7 @@ try {
     pages: env.EVI_PAGES !== '0',
     workers,
     allowOlder: env.EVI_ALLOW_OLDER_MONTH === '1',
+    ...(env.EVI_MAX_FILES ? { maxFiles: maxFiles(env.EVI_MAX_FILES) } : {}),
     log: (l) => console.error(`${stamp()}  ${l}`),
   });
   const n = (x: number) => x.toLocaleString('en-US');

@@ -58,11 +58,11 @@ describe('Worker under workerd: routing and failures', () => {
     mf = await start(dist);
   }, 60_000);
 
-  it('wrangler.toml routes /api, /api/*, /mcp and the search results page to the worker first, assets otherwise', async () => {
+  it('wrangler.toml routes /api, /api/*, /mcp, the search results page and the profiles to the worker first, assets otherwise', async () => {
     const workerOptions = configured(dist);
     expect(readFileSync(join(root, 'wrangler.toml'), 'utf8')).toMatch(/^directory = "\.\/dist"$/m);
     expect(workerOptions.assets?.binding).toBe('ASSETS');
-    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp', '/search', '/search/']);
+    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp', '/search', '/search/', '/company/*']);
     // The search results page without JavaScript: HTML filled by the handler, with or without the slash.
     const meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
     for (const path of ['/search/', '/search']) {

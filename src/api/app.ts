@@ -23,6 +23,7 @@ import { ApiError, StoreError, badRequest, notFound } from './errors.ts';
 import { ALLOW, ALLOWED_METHODS, EXPOSE_HEADERS, entity, errorResponse, htmlResponse, okResponse } from './http.ts';
 import type { Entity } from './http.ts';
 import { PromiseCache } from './promise-cache.ts';
+import { packedStore } from './packed-store.ts';
 import { SEARCH_PROMPT, SEARCH_TEMPLATE, searchPageHtml } from './search-page.ts';
 import type { SearchOutcome } from './search-page.ts';
 import { messages } from './messages.ts';
@@ -69,7 +70,7 @@ export const OPENAPI_PATH = endpoint('getOpenApi').static!.file;
  */
 export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   const opts = { ...defaults, ...options };
-  const views = new Views(new ViewCache(store, { maxBytes: opts.viewCacheBytes, log: opts.log }));
+  const views = new Views(new ViewCache(packedStore(store), { maxBytes: opts.viewCacheBytes, log: opts.log }));
   const entities = new PromiseCache<Entity>(opts.responseCacheBytes);
 
   /** Views never change during an instance's life, so a body is serialized and hashed once per key. */

@@ -39,3 +39,6 @@ export { RateLimiter, clientKey } from './rate-limit.ts';
 export type { RateLimitOptions, RateLimitResult } from './rate-limit.ts';
 export { MemoryStore, ViewCache } from './store.ts';
 export type { ViewStore } from './store.ts';
+export { PackedStore } from './packed-store.ts';
+export { profilePage } from './profile-pages.ts';
+export type { PageAnswer } from './profile-pages.ts';

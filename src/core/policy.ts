@@ -24,6 +24,12 @@ export const DEPLOY_TARGETS = ['node', 'worker', 'pages', 'nginx', 'static'] as 
 export type DeployTarget = (typeof DEPLOY_TARGETS)[number];
 export const DEFAULT_DEPLOY: DeployTarget = 'node';
 
+/**
+ * The most files a build for a deployment that runs the function writes (`EVI_MAX_FILES`):
+ * Cloudflare's free plan for a Worker's assets and a Pages site. A larger site is packed.
+ */
+export const MAX_FILES = 20_000;
+
 /** service-spec §8: requests per minute per client address. */
 export const RATE_LIMIT_PER_MINUTE = 60;
 

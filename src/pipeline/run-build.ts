@@ -10,7 +10,8 @@ import type { Registry } from '../core/registry.ts';
 import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../core/views/build-views.ts';
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
-import { DEFAULT_DEPLOY, type DeployTarget } from '../core/policy.ts';
+import { DEFAULT_DEPLOY, MAX_FILES, type DeployTarget } from '../core/policy.ts';
+import { packSite } from './write/pack-site.ts';
 import { loadData } from './read/load-data.ts';
 import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
@@ -42,6 +43,8 @@ export interface BuildOptions {
   pages?: boolean;
   workers?: number;
   log?: (line: string) => void;
+  /** A site for a deployment that runs the function is packed above this many files (EVI_MAX_FILES). */
+  maxFiles?: number;
   /** Replace a live release of a later month (EVI_ALLOW_OLDER_MONTH=1); otherwise such a build stops. */
   allowOlder?: boolean;
   /** Called between the steps of the release swap (tests inject crashes there). */
@@ -199,6 +202,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
 
     // Every byte each past month publishes is checked against the ledger before going live.
     const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
+    if ((opts.deploy ?? DEFAULT_DEPLOY) !== 'static') report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, log }).files;
     log('Publishing the release');
     await stage.publish(opts.releaseStep);
     // The ledger only with a release that went live.

@@ -1,9 +1,10 @@
 /**
  * The Cloudflare Worker: the same handler as the Node server, over the static
- * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp` and the search
- * results page `/search/` here first; every other path is an asset.
+ * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp`, the search
+ * results page `/search/` and the profile pages `/company/*` here first (profiles are
+ * answered from packs in a packed build, as files otherwise); every other path is an asset.
  */
-import { RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeApi, primeSearch, rateLimitedResponse } from '../../api/index.ts';
+import { PackedStore, RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeApi, primeSearch, profilePage, rateLimitedResponse } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
@@ -45,7 +46,8 @@ async function overLimit(request: Request, env: Env): Promise<Response | null> {
 // over the binding of the first request, and made again if a request brings another.
 let boundTo: AssetsBinding | null = null;
 const lateAssets: AssetsBinding = { fetch: (request) => (boundTo as AssetsBinding).fetch(request) };
-let handler: Handler = createHandler(new AssetsStore(lateAssets));
+let store = new PackedStore(new AssetsStore(lateAssets));
+let handler: Handler = createHandler(store);
 // Also at startup: the search code runs over a synthetic index, and the handler once per
 // endpoint over a tiny in-memory store (its own instance), so that a fresh instance's first
 // request does not run that code for the first time. No I/O: the priming is microtasks only,
@@ -63,10 +65,18 @@ export default {
     const url = new URL(request.url);
     const { pathname } = url;
     const isMcp = pathname === MCP_PATH;
-    if (!isMcp && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
+    const isPage = pathname.startsWith('/company/');
+    if (!isMcp && !isPage && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
     if (boundTo !== env.ASSETS) {
-      if (boundTo !== null) handler = createHandler(new AssetsStore(lateAssets));
+      if (boundTo !== null) {
+        store = new PackedStore(new AssetsStore(lateAssets));
+        handler = createHandler(store);
+      }
       boundTo = env.ASSETS;
+    }
+    if (isPage) {
+      const page = await profilePage(store, request.method, pathname, request.headers.get('if-none-match'));
+      return page ? new Response((page.body ?? null) as BodyInit | null, { status: page.status, headers: page.headers }) : env.ASSETS.fetch(request);
     }
     const refused = await overLimit(request, env);
     if (refused) return refused;

@@ -10,13 +10,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
-import { ApiError, CACHE_NONE, RATE_LIMIT_PER_MINUTE, RateLimiter, createApi, errorAnswer, isSearchPage, messages, requestLogLine, toResponse } from '../../api/index.ts';
+import { ApiError, CACHE_NONE, PackedStore, RATE_LIMIT_PER_MINUTE, RateLimiter, createApi, errorAnswer, isSearchPage, messages, profilePage, requestLogLine, toResponse } from '../../api/index.ts';
 import type { Answer, ApiOptions } from '../../api/index.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import { compressBody } from './compress.ts';
 import { clientAddress } from './conninfo.ts';
 import { FsStore } from './fs-store.ts';
 import { bufferedLines } from './log.ts';
+import { writePage } from './page-answer.ts';
 import { ReleaseFollower } from './release-follower.ts';
 import { createStatic, writeAnswer, writeError } from './static.ts';
 
@@ -165,10 +166,14 @@ export function createServer(options: ServerOptions): Server {
   // A rebuild swaps the release behind distDir; each request uses the build current at its start.
   const releases = new ReleaseFollower(
     options.distDir,
-    (root) => ({
-      api: createApi(new FsStore(root), { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler, limiter, compress: compressBody, requestLog }),
-      serveStatic: createStatic(root),
-    }),
+    (root) => {
+      const store = new PackedStore(new FsStore(root));
+      return {
+        api: createApi(store, { log: logError, ...NODE_HANDLER_OPTIONS, ...options.handler, limiter, compress: compressBody, requestLog }),
+        store,
+        serveStatic: createStatic(root),
+      };
+    },
     options.releaseCheckMs,
   );
   const client = (req: IncomingMessage) => (limiter.enabled ? clientAddress(req, trustProxy) : undefined);
@@ -259,7 +264,9 @@ export function createServer(options: ServerOptions): Server {
       return;
     }
     if (pathname === MCP_PATH || isSearchPage(pathname)) return void bridge(req, res);
-    releases.current().serveStatic(req, res, pathname).catch((error: unknown) => {
+    const { store, serveStatic } = releases.current();
+    const served = pathname.startsWith('/company/') ? profilePage(store, method, pathname, req.headers['if-none-match'] ?? null).then((page) => (page ? writePage(req, res, page) : serveStatic(req, res, pathname))) : serveStatic(req, res, pathname);
+    served.catch((error: unknown) => {
       logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();
       else {

@@ -45,12 +45,12 @@ const COMPRESSIBLE = /^(text\/|application\/(json|xml|manifest\+json|javascript)
 /** Files up to this size are kept in memory (with their compressed forms). */
 const MEMORY_LIMIT = 512 * 1024;
 /**
- * Build files that are not part of the site (views, build report of older builds, other
+ * Build files that are not part of the site (views and their packs, build report of older builds, other
  * hosts' configuration, `api`: its static copies would bypass the rate limit). Matched on the
  * first path segment, case-insensitively, before the file system is asked, so a 404 does not
  * tell they exist.
  */
-const INTERNAL = new Set(['views', 'build-report.json', '_headers', '_redirects', 'serve.json', '.assetsignore', 'api']);
+const INTERNAL = new Set(['views', 'packs', 'build-report.json', '_headers', '_redirects', 'serve.json', '.assetsignore', 'api']);
 /** The views the pages themselves fetch: the search box's index and the rankings its options show. */
 const PUBLIC_VIEWS = new Set(['views/search-index.json', 'views/search-rankings.json']);
 

@@ -1,0 +1,69 @@
+/**
+ * A view store that reads the packed layout (src/core/views/packs.ts) over any other store:
+ * a path of a packed group is read from its pack, every other path from the store beneath.
+ * Without a manifest (a build that packed nothing) it reads straight through.
+ */
+import { PACK_MANIFEST, Pack, packGroup, packPath, type PackManifest } from '../core/views/packs.ts';
+import { PromiseCache } from './promise-cache.ts';
+import type { ViewStore } from './store.ts';
+
+/** Packs kept in memory, by size: a few at a time within a Worker isolate's 128 MB. */
+const PACK_BYTES = 24 * 1024 * 1024;
+
+const decoder = new TextDecoder();
+
+/**
+ * @example
+ * const store = new PackedStore(new FsStore('dist'));
+ * await store.read('views/company/acme.json'); // from its pack, when packed
+ */
+export class PackedStore implements ViewStore {
+  readonly #inner: ViewStore;
+  #manifest: Promise<PackManifest | null> | null = null;
+  readonly #packs: PromiseCache<Pack | null>;
+
+  constructor(inner: ViewStore, packBytes = PACK_BYTES) {
+    this.#inner = inner;
+    this.#packs = new PromiseCache(packBytes);
+  }
+
+  /** The manifest, `null` when the build packed nothing; read once. */
+  manifest(): Promise<PackManifest | null> {
+    this.#manifest ??= this.#inner.read(PACK_MANIFEST).then((text) => (text === null ? null : (JSON.parse(text) as PackManifest)));
+    this.#manifest.catch(() => (this.#manifest = null));
+    return this.#manifest;
+  }
+
+  async read(path: string): Promise<string | null> {
+    const packed = await this.#entry(path);
+    if (packed === undefined) return this.#inner.read(path);
+    return packed === null ? null : decoder.decode(packed);
+  }
+
+  async bytes(path: string): Promise<Uint8Array | null> {
+    const packed = await this.#entry(path);
+    if (packed !== undefined) return packed;
+    return this.#inner.bytes ? this.#inner.bytes(path) : null;
+  }
+
+  /** The entry's bytes from its pack; `undefined` when the path is not in a packed group. */
+  async #entry(path: string): Promise<Uint8Array | null | undefined> {
+    const group = packGroup(path);
+    if (group === null) return undefined;
+    const manifest = await this.manifest();
+    const count = manifest?.groups[group];
+    if (!count) return undefined;
+    const file = packPath(group, path, count);
+    const pack = await this.#packs.get(file, () => this.#readPack(file), (p) => p?.bytes.byteLength ?? 0);
+    return pack ? pack.get(path) : null;
+  }
+
+  async #readPack(file: string): Promise<Pack | null> {
+    const bytes = this.#inner.bytes ? await this.#inner.bytes(file) : null;
+    if (bytes === null) throw new Error(`${file} is missing`);
+    return new Pack(bytes);
+  }
+}
+
+/** `store` itself when it reads packs already, otherwise `store` wrapped to read them. */
+export const packedStore = (store: ViewStore): PackedStore => (store instanceof PackedStore ? store : new PackedStore(store));

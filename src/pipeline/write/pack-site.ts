@@ -1,0 +1,129 @@
+/**
+ * The packed layout (src/core/views/packs.ts): a site for a deployment that runs the function
+ * which would pass the file limit gets its files that grow with companies and months put
+ * into packs, and loses the static `/api` copies the function answers anyway. A site within
+ * the limit, or one for a static host, stays one file per URL.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { OPENAPI_PATH } from '../../api/index.ts';
+import { PACK_MANIFEST, encodePack, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
+import { JsonWriter } from './write-json.ts';
+
+/** What a pack aims at: read whole by a request, so a few megabytes. */
+export const PACK_BYTES = 4 * 1024 * 1024;
+/** Cloudflare's limit for one file of a Worker's assets or a Pages site. */
+export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+
+export interface PackOptions {
+  /** Above this many files the site is packed. */
+  maxFiles: number;
+  packBytes?: number;
+  log?: (line: string) => void;
+}
+
+export interface PackResult {
+  /** Files before and after; equal when nothing was packed. */
+  filesBefore: number;
+  files: number;
+  packs: number;
+}
+
+/** Every file under `root`, as relative paths with their sizes. */
+function listFiles(root: string): { path: string; size: number }[] {
+  const out: { path: string; size: number }[] = [];
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(path);
+      else out.push({ path, size: statSync(join(root, path)).size });
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** Assigns a group's files to packs, doubling the count until none passes the file limit. */
+function assign(group: string, files: { path: string; size: number }[], packBytes: number): Map<string, string[]> {
+  const total = files.reduce((n, f) => n + f.size, 0);
+  for (let count = Math.max(1, Math.ceil(total / packBytes)); ; count *= 2) {
+    const packs = new Map<string, { paths: string[]; bytes: number }>();
+    for (const f of files) {
+      const file = packPath(group, f.path, count);
+      const p = packs.get(file) ?? { paths: [], bytes: 0 };
+      p.paths.push(f.path);
+      p.bytes += f.size;
+      packs.set(file, p);
+    }
+    if ([...packs.values()].every((p) => p.bytes <= MAX_FILE_BYTES - 1024 * 1024 || p.paths.length === 1)) {
+      return new Map([...packs].map(([file, p]) => [file, p.paths]));
+    }
+  }
+}
+
+/**
+ * Packs `site` in place when it holds more than `maxFiles` files.
+ *
+ * @example
+ * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_512, files: 2_304, packs: 1_090 }
+ */
+export function packSite(site: string, options: PackOptions): PackResult {
+  const files = listFiles(site);
+  if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
+  const tooBig = files.find((f) => f.size > MAX_FILE_BYTES);
+  if (tooBig) throw new Error(`${tooBig.path} is ${tooBig.size} bytes, more than a host takes in one file (${MAX_FILE_BYTES})`);
+
+  const groups = new Map<string, { path: string; size: number }[]>();
+  for (const f of files) {
+    // The function answers every /api path; only the document it serves stays.
+    if (f.path.startsWith('api/') && f.path !== OPENAPI_PATH) {
+      unlinkSync(join(site, f.path));
+      continue;
+    }
+    const group = packGroup(f.path);
+    if (group === null) continue;
+    const list = groups.get(group) ?? [];
+    list.push(f);
+    groups.set(group, list);
+  }
+
+  const manifest: PackManifest = { groups: {}, digest: '' };
+  const digest = createHash('sha256');
+  let packs = 0;
+  for (const group of [...groups.keys()].sort()) {
+    const assigned = assign(group, groups.get(group)!, options.packBytes ?? PACK_BYTES);
+    manifest.groups[group] = assigned.size;
+    const files = new JsonWriter(site);
+    for (const file of [...assigned.keys()].sort()) {
+      const paths = assigned.get(file)!;
+      const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
+      digest.update(bytes);
+      files.writeBytes(file, bytes);
+      for (const path of paths) unlinkSync(join(site, path));
+      packs++;
+    }
+  }
+  manifest.digest = digest.digest('hex');
+  new JsonWriter(site).write(PACK_MANIFEST, manifest);
+  removeEmptyFolders(site, ['company', 'views', 'api']);
+  const after = listFiles(site).length;
+  options.log?.(`  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs`);
+  return { filesBefore: files.length, files: after, packs };
+}
+
+/** Removes the folders left empty under each of `roots`. */
+function removeEmptyFolders(site: string, roots: string[]): void {
+  const prune = (dir: string): boolean => {
+    let empty = true;
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      if (!d.isDirectory() || !prune(join(dir, d.name))) empty = false;
+    }
+    if (empty) rmdirSync(dir);
+    return empty;
+  };
+  for (const root of roots) {
+    const dir = join(site, root);
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) prune(dir);
+  }
+}
