@@ -5,7 +5,7 @@
  * the files and fields; a correction naming the change publishes it and the changelog lists
  * it. The ledger is written only with a release that went live.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,20 @@ describe('the ledger covers every published file of a past month', () => {
     expect(aerospace().evidence).toEqual(scored);
     expect(ledgerText()).toBe(before);
     expect(log.join('\n')).not.toContain('recorded');
+  });
+
+  it('names the same files and fields when the live release is packed', async () => {
+    const packedData = join(tmp, 'packed-data');
+    const packedOut = join(tmp, 'packed-dist');
+    cpSync(join(root, 'test/fixtures/basic'), packedData, { recursive: true });
+    const packedBuild = () => runBuild({ root, dataDir: packedData, outDir: packedOut, cacheDir: null, siteUrl: 'https://evi.example', sourceDateEpoch: 1790000000, pages: false, workers: 1, maxFiles: 1 });
+    await packedBuild();
+    expect(existsSync(join(packedOut, 'views/rankings/2026-02/us/aerospace.json'))).toBe(false);
+    cpSync(join(data, 'mentions/2026-02.csv'), join(packedData, 'mentions/2026-02.csv'));
+    const message = ((await packedBuild().catch((e: unknown) => e)) as Error).message;
+    expect(message).toMatch(/views\/rankings\/2026-02\/us\/aerospace\.json: .*2 -> 3/);
+    expect(message).toMatch(/views\/months\/2026-02\/companies\/0\.json: companies\./);
+    expect(message).not.toMatch(/: (added|removed)$/m);
   });
 
   it('publishes it once a correction names it; the ledger and the changelog list the correction', async () => {

@@ -37,8 +37,11 @@ export function packGroup(path: string): string | null {
   return month ? `views/${month[1]}/${month[2]}` : null;
 }
 
+/** Pack number `n` of a group. */
+export const packFile = (group: string, n: number): string => `packs/${group}/${n}.pack`;
+
 /** The pack file of entry `path` in a group of `count` packs. */
-export const packPath = (group: string, path: string, count: number): string => `packs/${group}/${shardOf(path, count)}.pack`;
+export const packPath = (group: string, path: string, count: number): string => packFile(group, shardOf(path, count));
 
 const utf8 = new TextEncoder();
 

@@ -3,9 +3,10 @@
  * files' names and contents. Files whose digest this build already knows are not read again.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { PACK_MANIFEST, Pack, packFile, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
 import { knownDigest } from './known-digests.ts';
 
 const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
@@ -64,14 +65,57 @@ export function monthFileDigests(site: string, month: string, origin: string): R
 
 export const sha256Hex = (text: string) => sha(text);
 
-/** The JSON value of a published file (gzip undone), or null when it is not JSON. */
-function jsonOf(path: string): unknown {
+/** The JSON value of a published file (gzip undone), or undefined when it is not JSON. */
+function jsonOf(path: string, bytes: Buffer): unknown {
   try {
-    let bytes: Buffer = readFileSync(path);
-    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse((path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
   } catch {
     return undefined;
+  }
+}
+
+/** The files of a built site, one file per path or packed (src/core/views/packs.ts). */
+class SiteFiles {
+  readonly #manifest: PackManifest | null;
+  readonly #packs = new Map<string, Pack>();
+
+  constructor(readonly root: string) {
+    const manifest = join(root, PACK_MANIFEST);
+    this.#manifest = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as PackManifest) : null;
+  }
+
+  /** The packs of the group that holds the files of `folder`, if it is packed. */
+  #group(folder: string): { group: string; count: number } | null {
+    const group = packGroup(`${folder}/x`);
+    const count = group === null ? undefined : this.#manifest?.groups[group];
+    return count ? { group: group!, count } : null;
+  }
+
+  #pack(file: string): Pack {
+    let pack = this.#packs.get(file);
+    if (!pack) this.#packs.set(file, (pack = new Pack(readFileSync(join(this.root, file)))));
+    return pack;
+  }
+
+  /** The names of the files directly in `folder`. */
+  names(folder: string): string[] {
+    const packed = this.#group(folder);
+    if (!packed) return filesUnder(join(this.root, folder)).filter((rel) => !rel.includes('/'));
+    const names: string[] = [];
+    for (let n = 0; n < packed.count; n++) {
+      for (const path of this.#pack(packFile(packed.group, n)).paths()) {
+        const rel = path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : null;
+        if (rel && !rel.includes('/')) names.push(rel);
+      }
+    }
+    return names;
+  }
+
+  bytes(path: string): Buffer | null {
+    const packed = this.#group(path.slice(0, path.lastIndexOf('/')));
+    if (!packed) return existsSync(join(this.root, path)) ? readFileSync(join(this.root, path)) : null;
+    const entry = this.#pack(packPath(packed.group, path, packed.count)).get(path);
+    return entry ? Buffer.from(entry) : null;
   }
 }
 
@@ -93,25 +137,23 @@ export function fieldChanges(a: unknown, b: unknown, max = 5, at = ''): string[]
   return out;
 }
 
-/** For a stop: in each changed folder, the files that differ from the live release's. */
+/** For a stop: in each changed folder, the files that differ from the live release's (packed or not). */
 export function describeFileChanges(site: string, live: string | null, folders: string[], max = 10): string[] {
   if (!live) return folders.map((f) => `${f}/: changed (no live release to compare with)`);
+  const now = new SiteFiles(site);
+  const was = new SiteFiles(live);
   const lines: string[] = [];
   for (const folder of folders) {
-    const names = new Set<string>();
-    for (const base of [site, live])
-      for (const rel of filesUnder(join(base, folder))) if (!rel.includes('/')) names.add(rel);
+    const names = new Set([...now.names(folder), ...was.names(folder)]);
     for (const name of [...names].sort()) {
       if (lines.length >= max) return [...lines, '...'];
-      const now = join(site, folder, name);
-      const was = join(live, folder, name);
-      const a = statSync(was, { throwIfNoEntry: false }) ? fileDigest(was) : null;
-      const b = statSync(now, { throwIfNoEntry: false }) ? fileDigest(now) : null;
-      if (a === b) continue;
       const file = `${folder}/${name}`;
+      const a = was.bytes(file);
+      const b = now.bytes(file);
+      if (a && b && a.equals(b)) continue;
       if (!a || !b) lines.push(`${file}: ${a ? 'removed' : 'added'}`);
       else {
-        const fields = fieldChanges(jsonOf(was), jsonOf(now));
+        const fields = fieldChanges(jsonOf(file, a), jsonOf(file, b));
         lines.push(`${file}: ${fields.length ? fields.join('; ') : 'content changed'}`);
       }
     }
