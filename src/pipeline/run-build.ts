@@ -202,7 +202,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
 
     // Every byte each past month publishes is checked against the ledger before going live.
     const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
-    if ((opts.deploy ?? DEFAULT_DEPLOY) !== 'static') report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, log }).files;
+    if ((opts.deploy ?? DEFAULT_DEPLOY) !== 'static') report.output.files = (await packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, cacheDir: opts.cacheDir, log })).files;
     log('Publishing the release');
     await stage.publish(opts.releaseStep);
     // The ledger only with a release that went live.

@@ -20,7 +20,7 @@ export const PACK_MANIFEST = 'packs/index.json';
 export interface PackManifest {
   /** The group of each packed folder -> its number of packs. */
   groups: Record<string, number>;
-  /** A digest of every pack's bytes: changes whenever any packed file does (validators). */
+  /** A digest of the profile pages' packs: their validator, changed whenever a page is. */
   digest: string;
 }
 

@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { PACK_MANIFEST, encodePack, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
+import { readCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
+import { knownDigest } from '../release/known-digests.ts';
 import { JsonWriter } from './write-json.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
@@ -19,6 +21,8 @@ export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export interface PackOptions {
   /** Above this many files the site is packed. */
   maxFiles: number;
+  /** The build's cache folder (`null`: none). */
+  cacheDir?: string | null;
   packBytes?: number;
   log?: (line: string) => void;
 }
@@ -62,23 +66,45 @@ function assign(group: string, files: { path: string; size: number }[], packByte
   }
 }
 
+/** Bump whenever the pack format or the assignment of paths to packs changes. */
+const PACKS_VERSION = 'evi-packs-1';
+
 /**
- * Packs `site` in place when it holds more than `maxFiles` files.
+ * The cache key of a group whose every file this build knows the digest of (files linked
+ * from the cache: past months); `null` for a group of new files, which is packed anew.
+ */
+function groupKey(site: string, group: string, files: { path: string }[], packBytes: number): string | null {
+  const h = createHash('sha256').update(`${PACKS_VERSION}\n${packBytes}\n${group}\n`);
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const digest = knownDigest(statSync(join(site, f.path), { bigint: true }));
+    if (!digest) return null;
+    h.update(`${f.path} ${digest}\n`);
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Packs `site` in place when it holds more than `maxFiles` files. With `cacheDir`, the packs
+ * of groups made of cached files (past months) are kept there and linked on later builds.
  *
  * @example
- * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_512, files: 2_304, packs: 1_090 }
+ * await packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
  */
-export function packSite(site: string, options: PackOptions): PackResult {
+export async function packSite(site: string, options: PackOptions): Promise<PackResult> {
   const files = listFiles(site);
   if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
   const tooBig = files.find((f) => f.size > MAX_FILE_BYTES);
   if (tooBig) throw new Error(`${tooBig.path} is ${tooBig.size} bytes, more than a host takes in one file (${MAX_FILE_BYTES})`);
+  const packBytes = options.packBytes ?? PACK_BYTES;
+  const warn = options.log ?? (() => {});
 
   const groups = new Map<string, { path: string; size: number }[]>();
+  let apiCopies = 0;
   for (const f of files) {
     // The function answers every /api path; only the document it serves stays.
     if (f.path.startsWith('api/') && f.path !== OPENAPI_PATH) {
       unlinkSync(join(site, f.path));
+      apiCopies++;
       continue;
     }
     const group = packGroup(f.path);
@@ -89,26 +115,49 @@ export function packSite(site: string, options: PackOptions): PackResult {
   }
 
   const manifest: PackManifest = { groups: {}, digest: '' };
+  // The digest is the profile pages' validator: their packs are hashed.
   const digest = createHash('sha256');
   let packs = 0;
+  let removed = 0;
+  let cached = 0;
+  const out = new JsonWriter(site);
   for (const group of [...groups.keys()].sort()) {
-    const assigned = assign(group, groups.get(group)!, options.packBytes ?? PACK_BYTES);
-    manifest.groups[group] = assigned.size;
-    const files = new JsonWriter(site);
-    for (const file of [...assigned.keys()].sort()) {
-      const paths = assigned.get(file)!;
-      const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
-      digest.update(bytes);
-      files.writeBytes(file, bytes);
-      for (const path of paths) unlinkSync(join(site, path));
-      packs++;
+    const members = groups.get(group)!;
+    const key = options.cacheDir ? groupKey(site, group, members, packBytes) : null;
+    const entry = key ? join(options.cacheDir!, `packs-${group.replaceAll('/', '-')}-${key.slice(0, 32)}`) : null;
+    let made = entry ? await readCacheFolder(entry, key!, warn) : null;
+    if (!made) {
+      const assigned = assign(group, members, packBytes);
+      const encoded = function* () {
+        for (const [file, paths] of [...assigned].sort(([a], [b]) => (a < b ? -1 : 1))) {
+          const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
+          if (group === 'company') digest.update(bytes);
+          yield [basename(file), bytes] as [string, Uint8Array];
+        }
+      };
+      if (entry) {
+        await writeCacheFolder(entry, key!, encoded());
+        made = await readCacheFolder(entry, key!, warn);
+      } else {
+        for (const [name, bytes] of encoded()) out.writeBytes(`packs/${group}/${name}`, bytes);
+        manifest.groups[group] = assigned.size;
+      }
+    } else cached++;
+    if (made) {
+      for (const f of made.files) out.linkFrom(`packs/${group}/${f.path}`, f.file, f.bytes);
+      manifest.groups[group] = made.files.length;
     }
+    for (const f of members) unlinkSync(join(site, f.path));
+    removed += members.length;
+    packs += manifest.groups[group]!;
   }
   manifest.digest = digest.digest('hex');
-  new JsonWriter(site).write(PACK_MANIFEST, manifest);
+  out.write(PACK_MANIFEST, manifest);
   removeEmptyFolders(site, ['company', 'views', 'api']);
-  const after = listFiles(site).length;
-  options.log?.(`  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs`);
+  const after = files.length - removed - apiCopies + packs + 1;
+  options.log?.(
+    `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs (${cached} of ${groups.size} folders' packs from the cache)`,
+  );
   return { filesBefore: files.length, files: after, packs };
 }
 
