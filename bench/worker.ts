@@ -161,6 +161,7 @@ function cases(meta: MetaView): Case[] {
     { name: 'search, past month', first: `/api/v1/search?q=${q(ex.search)}&month=${past}`, other: `/api/v1/search?q=${q(b.replace(/-/g, ' '))}&month=${past}` },
     { name: 'company', first: `/api/v1/company/${a}`, other: `/api/v1/company/${b}` },
     { name: 'company, past month', first: `/api/v1/months/${past}/company/${a}`, other: `/api/v1/months/${past}/company/${b}` },
+    { name: 'profile page (from a pack in a packed build)', first: `/company/${a}/`, other: `/company/${b}/` },
     { name: 'company, unknown slug (404 + suggestions)', first: `/api/v1/company/${a}x`, other: `/api/v1/company/${b}x` },
     { name: 'rankings', first: `/api/v1/rankings`, other: `/api/v1/rankings?industry=${ex.industry}&country=${ex.country}&sort=change&page=2` },
     { name: 'leaders', first: `/api/v1/rankings/${ex.industry}/${ex.country}`, other: `/api/v1/rankings/all/${ex.country}` },
