@@ -107,6 +107,13 @@ describe('generateRegistry', () => {
     }
   });
 
+  it('makes more companies than three-syllable names allow, each name and slug unique', () => {
+    const big = generateRegistry({ companies: 60_000, seed: 5 });
+    expect(big).toHaveLength(60_000);
+    expect(new Set(big.map((c) => c.slug)).size).toBe(60_000);
+    expect(new Set(big.map((c) => foldName(c.name))).size).toBe(60_000);
+  });
+
   it('leaves trackedSince unset without months', () => {
     expect(generateRegistry({ companies: 200, seed: 3 }).every((c) => c.trackedSince === null)).toBe(true);
   });

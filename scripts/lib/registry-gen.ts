@@ -224,10 +224,15 @@ export function generateRegistry(opts: { companies: number; seed: number; months
   const slugs = new Set<string>();
   const websites = new Set<string>();
 
+  // Three syllables make about 50,000 roots; once they run out (a long run of roots already
+  // taken), roots get a fourth and fifth syllable, so any number of companies can be made.
+  let taken = 0;
   const newRoot = (): string => {
     for (;;) {
+      const long = taken > 1000;
       let root = pick(rng, SYL_START) + pick(rng, SYL_MID) + pick(rng, SYL_END);
-      if (root.length < 4 || root.length > 11) continue;
+      if (long) root += pick(rng, SYL_MID) + pick(rng, SYL_END);
+      if (root.length < 4 || root.length > (long ? 16 : 11)) continue;
       if (rng() < 0.09) {
         const [plain, accents] = pick(rng, DIACRITIC_SWAPS);
         const at = root.indexOf(plain, 1);
@@ -235,7 +240,11 @@ export function generateRegistry(opts: { companies: number; seed: number; months
       }
       root = capitalize(root);
       const key = foldName(root);
-      if (usedRoots.has(key) || REAL_NAMES.has(key)) continue;
+      if (usedRoots.has(key) || REAL_NAMES.has(key)) {
+        taken++;
+        continue;
+      }
+      if (!long) taken = 0;
       usedRoots.add(key);
       return root;
     }
