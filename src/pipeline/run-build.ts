@@ -11,7 +11,7 @@ import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../co
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, MAX_FILES, type DeployTarget } from '../core/policy.ts';
-import { packSite } from './write/pack-site.ts';
+import { MAX_FILE_BYTES, packSite } from './write/pack-site.ts';
 import { loadData } from './read/load-data.ts';
 import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
@@ -202,7 +202,11 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
 
     // Every byte each past month publishes is checked against the ledger before going live.
     const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
-    if ((opts.deploy ?? DEFAULT_DEPLOY) !== 'static') report.output.files = (await packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, cacheDir: opts.cacheDir, log })).files;
+    const deploy = opts.deploy ?? DEFAULT_DEPLOY;
+    if (deploy !== 'static') {
+      const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
+      report.output.files = (await packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, cacheDir: opts.cacheDir, log })).files;
+    }
     log('Publishing the release');
     await stage.publish(opts.releaseStep);
     // The ledger only with a release that went live.

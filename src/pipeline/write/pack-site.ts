@@ -23,6 +23,8 @@ export interface PackOptions {
   maxFiles: number;
   /** The build's cache folder (`null`: none). */
   cacheDir?: string | null;
+  /** A host's limit for one file (Cloudflare's): the build stops naming a larger file. */
+  maxFileBytes?: number | null;
   packBytes?: number;
   log?: (line: string) => void;
 }
@@ -84,7 +86,8 @@ function groupKey(site: string, group: string, files: { path: string }[], packBy
 }
 
 /**
- * Packs `site` in place when it holds more than `maxFiles` files. With `cacheDir`, the packs
+ * Packs `site` in place when it holds more than `maxFiles` files; stops when a file passes
+ * `maxFileBytes`. With `cacheDir`, the packs
  * of groups made of cached files (past months) are kept there and linked on later builds.
  *
  * @example
@@ -92,9 +95,10 @@ function groupKey(site: string, group: string, files: { path: string }[], packBy
  */
 export async function packSite(site: string, options: PackOptions): Promise<PackResult> {
   const files = listFiles(site);
+  const limit = options.maxFileBytes;
+  const tooBig = limit ? files.filter((f) => f.size > limit) : [];
+  if (tooBig.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${tooBig.map((f) => `${f.path} (${f.size})`).join(', ')}`);
   if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
-  const tooBig = files.find((f) => f.size > MAX_FILE_BYTES);
-  if (tooBig) throw new Error(`${tooBig.path} is ${tooBig.size} bytes, more than a host takes in one file (${MAX_FILE_BYTES})`);
   const packBytes = options.packBytes ?? PACK_BYTES;
   const warn = options.log ?? (() => {});
 
