@@ -41,7 +41,7 @@ beforeAll(async () => {
   packed = mkdtempSync(join(tmpdir(), 'evi-packed-'));
   // Hard links: packing unlinks the copies, never the shared build's files.
   execFileSync('cp', ['-al', `${dist}/.`, packed]);
-  await packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024 });
+  packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024 });
   meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
   slugs = readdirSync(join(dist, 'views/company')).map((f) => f.replace(/\.json$/, ''));
   const serve = (distDir: string) => startServer({ distDir, port: 0, log: null, rateLimitPerMinute: 0 });

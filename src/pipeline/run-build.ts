@@ -205,7 +205,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     const deploy = opts.deploy ?? DEFAULT_DEPLOY;
     if (deploy !== 'static') {
       const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
-      report.output.files = (await packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, cacheDir: opts.cacheDir, log })).files;
+      report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, log }).files;
     }
     log('Publishing the release');
     await stage.publish(opts.releaseStep);

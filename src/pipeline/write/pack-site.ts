@@ -6,11 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { PACK_MANIFEST, encodePack, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
-import { readCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
-import { knownDigest } from '../release/known-digests.ts';
 import { JsonWriter } from './write-json.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
@@ -21,8 +19,6 @@ export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 export interface PackOptions {
   /** Above this many files the site is packed. */
   maxFiles: number;
-  /** The build's cache folder (`null`: none). */
-  cacheDir?: string | null;
   /** A host's limit for one file (Cloudflare's): the build stops naming a larger file. */
   maxFileBytes?: number | null;
   packBytes?: number;
@@ -68,39 +64,19 @@ function assign(group: string, files: { path: string; size: number }[], packByte
   }
 }
 
-/** Bump whenever the pack format or the assignment of paths to packs changes. */
-const PACKS_VERSION = 'evi-packs-1';
-
-/**
- * The cache key of a group whose every file this build knows the digest of (files linked
- * from the cache: past months); `null` for a group of new files, which is packed anew.
- */
-function groupKey(site: string, group: string, files: { path: string }[], packBytes: number): string | null {
-  const h = createHash('sha256').update(`${PACKS_VERSION}\n${packBytes}\n${group}\n`);
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const digest = knownDigest(statSync(join(site, f.path), { bigint: true }));
-    if (!digest) return null;
-    h.update(`${f.path} ${digest}\n`);
-  }
-  return h.digest('hex');
-}
-
 /**
  * Packs `site` in place when it holds more than `maxFiles` files; stops when a file passes
- * `maxFileBytes`. With `cacheDir`, the packs
- * of groups made of cached files (past months) are kept there and linked on later builds.
+ * `maxFileBytes`.
  *
  * @example
- * await packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
+ * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
  */
-export async function packSite(site: string, options: PackOptions): Promise<PackResult> {
+export function packSite(site: string, options: PackOptions): PackResult {
   const files = listFiles(site);
   const limit = options.maxFileBytes;
   const tooBig = limit ? files.filter((f) => f.size > limit) : [];
   if (tooBig.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${tooBig.map((f) => `${f.path} (${f.size})`).join(', ')}`);
   if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
-  const packBytes = options.packBytes ?? PACK_BYTES;
-  const warn = options.log ?? (() => {});
 
   const groups = new Map<string, { path: string; size: number }[]>();
   let apiCopies = 0;
@@ -123,44 +99,27 @@ export async function packSite(site: string, options: PackOptions): Promise<Pack
   const digest = createHash('sha256');
   let packs = 0;
   let removed = 0;
-  let cached = 0;
   const out = new JsonWriter(site);
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group)!;
-    const key = options.cacheDir ? groupKey(site, group, members, packBytes) : null;
-    const entry = key ? join(options.cacheDir!, `packs-${group.replaceAll('/', '-')}-${key.slice(0, 32)}`) : null;
-    let made = entry ? await readCacheFolder(entry, key!, warn) : null;
-    if (!made) {
-      const assigned = assign(group, members, packBytes);
-      const encoded = function* () {
-        for (const [file, paths] of [...assigned].sort(([a], [b]) => (a < b ? -1 : 1))) {
-          const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
-          if (group === 'company') digest.update(bytes);
-          yield [basename(file), bytes] as [string, Uint8Array];
-        }
-      };
-      if (entry) {
-        await writeCacheFolder(entry, key!, encoded());
-        made = await readCacheFolder(entry, key!, warn);
-      } else {
-        for (const [name, bytes] of encoded()) out.writeBytes(`packs/${group}/${name}`, bytes);
-        manifest.groups[group] = assigned.size;
-      }
-    } else cached++;
-    if (made) {
-      for (const f of made.files) out.linkFrom(`packs/${group}/${f.path}`, f.file, f.bytes);
-      manifest.groups[group] = made.files.length;
+    const assigned = assign(group, members, options.packBytes ?? PACK_BYTES);
+    for (const file of [...assigned.keys()].sort()) {
+      const paths = assigned.get(file)!;
+      const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
+      if (group === 'company') digest.update(bytes);
+      out.writeBytes(file, bytes);
+      for (const path of paths) unlinkSync(join(site, path));
     }
-    for (const f of members) unlinkSync(join(site, f.path));
+    manifest.groups[group] = assigned.size;
     removed += members.length;
-    packs += manifest.groups[group]!;
+    packs += assigned.size;
   }
   manifest.digest = digest.digest('hex');
   out.write(PACK_MANIFEST, manifest);
   removeEmptyFolders(site, ['company', 'views', 'api']);
   const after = files.length - removed - apiCopies + packs + 1;
   options.log?.(
-    `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs (${cached} of ${groups.size} folders' packs from the cache)`,
+    `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs`,
   );
   return { filesBefore: files.length, files: after, packs };
 }
