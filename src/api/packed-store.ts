@@ -21,6 +21,7 @@ export class PackedStore implements ViewStore {
   readonly #inner: ViewStore;
   #manifest: Promise<PackManifest | null> | null = null;
   readonly #packs: PromiseCache<Pack | null>;
+  #loose = new Set<string>();
 
   constructor(inner: ViewStore, packBytes = PACK_BYTES) {
     this.#inner = inner;
@@ -29,7 +30,12 @@ export class PackedStore implements ViewStore {
 
   /** The manifest, `null` when the build packed nothing; read once. */
   manifest(): Promise<PackManifest | null> {
-    this.#manifest ??= this.#inner.read(PACK_MANIFEST).then((text) => (text === null ? null : (JSON.parse(text) as PackManifest)));
+    this.#manifest ??= this.#inner.read(PACK_MANIFEST).then((text) => {
+      if (text === null) return null;
+      const manifest = JSON.parse(text) as PackManifest;
+      this.#loose = new Set(manifest.loose);
+      return manifest;
+    });
     this.#manifest.catch(() => (this.#manifest = null));
     return this.#manifest;
   }
@@ -52,7 +58,7 @@ export class PackedStore implements ViewStore {
     if (group === null) return undefined;
     const manifest = await this.manifest();
     const count = manifest?.groups[group];
-    if (!count) return undefined;
+    if (!count || this.#loose.has(path)) return undefined;
     const file = packPath(group, path, count);
     const pack = await this.#packs.get(file, () => this.#readPack(file), (p) => p?.bytes.byteLength ?? 0);
     return pack ? pack.get(path) : null;

@@ -20,6 +20,8 @@ export const PACK_MANIFEST = 'packs/index.json';
 export interface PackManifest {
   /** The group of each packed folder -> its number of packs. */
   groups: Record<string, number>;
+  /** Files of packed groups left as files, each larger than a pack (a month's search rankings at scale). */
+  loose: string[];
   /** A digest of the profile pages' packs: their validator, changed whenever a page is. */
   digest: string;
 }

@@ -99,9 +99,10 @@ class SiteFiles {
 
   /** The names of the files directly in `folder`. */
   names(folder: string): string[] {
+    // Files on disk: all of an unpacked folder, the loose ones of a packed one.
+    const names = filesUnder(join(this.root, folder)).filter((rel) => !rel.includes('/'));
     const packed = this.#group(folder);
-    if (!packed) return filesUnder(join(this.root, folder)).filter((rel) => !rel.includes('/'));
-    const names: string[] = [];
+    if (!packed) return names;
     for (let n = 0; n < packed.count; n++) {
       for (const path of this.#pack(packFile(packed.group, n)).paths()) {
         const rel = path.startsWith(`${folder}/`) ? path.slice(folder.length + 1) : null;
@@ -112,8 +113,9 @@ class SiteFiles {
   }
 
   bytes(path: string): Buffer | null {
+    if (existsSync(join(this.root, path))) return readFileSync(join(this.root, path));
     const packed = this.#group(path.slice(0, path.lastIndexOf('/')));
-    if (!packed) return existsSync(join(this.root, path)) ? readFileSync(join(this.root, path)) : null;
+    if (!packed) return null;
     const entry = this.#pack(packPath(packed.group, path, packed.count)).get(path);
     return entry ? Buffer.from(entry) : null;
   }

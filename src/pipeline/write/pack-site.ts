@@ -78,7 +78,9 @@ export function packSite(site: string, options: PackOptions): PackResult {
   if (tooBig.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${tooBig.map((f) => `${f.path} (${f.size})`).join(', ')}`);
   if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
 
+  const packBytes = options.packBytes ?? PACK_BYTES;
   const groups = new Map<string, { path: string; size: number }[]>();
+  const loose: string[] = [];
   let apiCopies = 0;
   for (const f of files) {
     // The function answers every /api path; only the document it serves stays.
@@ -89,12 +91,17 @@ export function packSite(site: string, options: PackOptions): PackResult {
     }
     const group = packGroup(f.path);
     if (group === null) continue;
+    // A file larger than a pack stays a file (read as one).
+    if (f.size > packBytes) {
+      loose.push(f.path);
+      continue;
+    }
     const list = groups.get(group) ?? [];
     list.push(f);
     groups.set(group, list);
   }
 
-  const manifest: PackManifest = { groups: {}, digest: '' };
+  const manifest: PackManifest = { groups: {}, loose: loose.sort(), digest: '' };
   // The digest is the profile pages' validator: their packs are hashed.
   const digest = createHash('sha256');
   let packs = 0;
@@ -102,7 +109,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
   const out = new JsonWriter(site);
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group)!;
-    const assigned = assign(group, members, options.packBytes ?? PACK_BYTES);
+    const assigned = assign(group, members, packBytes);
     for (const file of [...assigned.keys()].sort()) {
       const paths = assigned.get(file)!;
       const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
