@@ -40,4 +40,15 @@ describe('alignBits', () => {
       expect({ ...alignBits(q, k) }, `${q} / ${k}`).toEqual({ ...align(q, k) });
     }
   });
+
+  it('answers each query alike when several take turns', () => {
+    // with and without a legal form, key by key, as the fuzzy stage does; short and long queries
+    const queries = ['kestrlaero', 'kestrlaeroinc', 'quilworks', 'glenwickandpembridgenorthernmanufacturing', 'glenwickandpembridgenorthernmanufacturingsa', 'gelnwickpembridge'];
+    const keys = ['kestrelaerospace', 'kestrelaerospacegroup', 'quillworksinc', 'glenwickandpembridgenorthernmanufacturingsa', 'pembridgenorthern'];
+    for (const [a, b, c] of [[0, 1, 2], [3, 4, 0], [3, 4, 5], [1, 3, 5]] as const) {
+      for (const k of keys) {
+        for (const q of [queries[a], queries[b], queries[a], queries[c], queries[b]] as string[]) expect({ ...alignBits(q, k) }, `${q} / ${k}`).toEqual({ ...align(q, k) });
+      }
+    }
+  });
 });

@@ -71,9 +71,31 @@ export function align(query: string, key: string, out: Alignment = { full: 0, pr
   return out;
 }
 
-// Match masks of the current query, one bit per query position, indexed by UTF-16 code unit.
-const peq = new Int32Array(65536);
-let peqQuery = '';
+/**
+ * Match masks of the two queries aligned last, one bit per query position, indexed by
+ * UTF-16 code unit. Two: the fuzzy stage aligns each key with the query with and
+ * without its legal form in turn, and one table would be refilled at every call.
+ */
+const peqs = [new Int32Array(65536), new Int32Array(65536)];
+const peqQueries = ['', ''];
+/** The table used last (the other one is refilled on a miss). */
+let peqLast = 0;
+
+function peqOf(query: string): Int32Array {
+  if (peqQueries[peqLast] === query) return peqs[peqLast] as Int32Array;
+  const slot = 1 - peqLast;
+  peqLast = slot;
+  const peq = peqs[slot] as Int32Array;
+  if (peqQueries[slot] === query) return peq;
+  const previous = peqQueries[slot] as string;
+  for (let i = 0; i < previous.length; i++) peq[previous.charCodeAt(i)] = 0;
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    peq[c] = (peq[c] as number) | (1 << i);
+  }
+  peqQueries[slot] = query;
+  return peq;
+}
 
 /**
  * {@link align} for queries of at most 31 code units, bit-parallel (Myers/Hyyrö,
@@ -85,14 +107,7 @@ export function alignBits(query: string, key: string, out: Alignment = { full: 0
   const m = query.length;
   if (m === 0) return align(query, key, out);
   if (m > 31) return alignBlocks(query, key, out);
-  if (peqQuery !== query) {
-    for (let i = 0; i < peqQuery.length; i++) peq[peqQuery.charCodeAt(i)] = 0;
-    for (let i = 0; i < m; i++) {
-      const c = query.charCodeAt(i);
-      peq[c] = (peq[c] as number) | (1 << i);
-    }
-    peqQuery = query;
-  }
+  const peq = peqOf(query);
   const high = 1 << (m - 1);
   const mask = high === 1 << 30 ? 0x7fffffff : (high << 1) - 1;
   let pv = mask;
@@ -128,30 +143,56 @@ export function alignBits(query: string, key: string, out: Alignment = { full: 0
 
 const WORD = 31;
 const WORD_MASK = 0x7fffffff;
-let blockQuery = '';
-let blockPeq = new Map<number, Int32Array>();
-const NO_MATCH = new Int32Array(8);
+/** Longer queries are aligned by {@link align}. */
+const MAX_BLOCKS = 8;
+
+/**
+ * A longer query's match masks, `blocks` words per distinct code unit: code unit ->
+ * its row of `masks` (row 0: no match, all zeros).
+ */
+interface BlockPattern {
+  query: string;
+  blocks: number;
+  row: Uint8Array;
+  masks: Int32Array;
+}
+
+const newBlockPattern = (): BlockPattern => ({ query: '', blocks: 0, row: new Uint8Array(65536), masks: new Int32Array(0) });
+/** As {@link peqs}: the two longer queries aligned last. */
+const blockPatterns = [newBlockPattern(), newBlockPattern()];
+let blockLast = 0;
+
+function blockPatternOf(query: string, blocks: number): BlockPattern {
+  if ((blockPatterns[blockLast] as BlockPattern).query === query) return blockPatterns[blockLast] as BlockPattern;
+  blockLast = 1 - blockLast;
+  const p = blockPatterns[blockLast] as BlockPattern;
+  if (p.query === query) return p;
+  for (let i = 0; i < p.query.length; i++) p.row[p.query.charCodeAt(i)] = 0;
+  // rows 1.. for the query's distinct code units (at most MAX_BLOCKS * WORD < 256 of them)
+  p.masks = new Int32Array((query.length + 1) * blocks);
+  let rows = 1;
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    let r = p.row[c] as number;
+    if (r === 0) p.row[c] = r = rows++;
+    const at = r * blocks + Math.floor(i / WORD);
+    p.masks[at] = (p.masks[at] as number) | (1 << (i % WORD));
+  }
+  p.query = query;
+  p.blocks = blocks;
+  return p;
+}
+
 let pvs = new Int32Array(4);
 let mvs = new Int32Array(4);
 let d0s = new Int32Array(4);
-let eqPrevs: Int32Array = NO_MATCH;
 
 /** {@link alignBits} for longer queries: the same recurrences over 31-bit blocks, carries passed upward. */
 function alignBlocks(query: string, key: string, out: Alignment): Alignment {
   const m = query.length;
   const blocks = Math.ceil(m / WORD);
-  if (blocks > NO_MATCH.length) return align(query, key, out);
-  if (blockQuery !== query) {
-    blockPeq = new Map();
-    for (let i = 0; i < m; i++) {
-      const c = query.charCodeAt(i);
-      let masks = blockPeq.get(c);
-      if (!masks) blockPeq.set(c, (masks = new Int32Array(blocks)));
-      const b = Math.floor(i / WORD);
-      masks[b] = (masks[b] as number) | (1 << (i % WORD));
-    }
-    blockQuery = query;
-  }
+  if (blocks > MAX_BLOCKS) return align(query, key, out);
+  const { row, masks } = blockPatternOf(query, blocks);
   if (pvs.length < blocks) {
     pvs = new Int32Array(blocks);
     mvs = new Int32Array(blocks);
@@ -165,23 +206,24 @@ function alignBlocks(query: string, key: string, out: Alignment): Alignment {
     mvs[b] = 0;
     d0s[b] = 0;
   }
-  eqPrevs = NO_MATCH;
+  // the previous key character's row of masks (0: none yet)
+  let prevAt = 0;
   let score = m;
   let best = m;
   let bestLength = 0;
   for (let j = 0; j < key.length; j++) {
-    const eqs = blockPeq.get(key.charCodeAt(j)) ?? NO_MATCH;
+    const at = (row[key.charCodeAt(j)] as number) * blocks;
     let addCarry = 0;
     let trCarry = 0;
     let hpCarry = 1;
     let hmCarry = 0;
     for (let b = 0; b < blocks; b++) {
       const mask = b === blocks - 1 ? lastMask : WORD_MASK;
-      const eq = eqs[b] as number;
+      const eq = masks[at + b] as number;
       const pv = pvs[b] as number;
       const mv = mvs[b] as number;
       const trBase = ~(d0s[b] as number) & eq & WORD_MASK;
-      const tr = (((trBase << 1) | trCarry) & (eqPrevs[b] as number)) & mask;
+      const tr = (((trBase << 1) | trCarry) & (masks[prevAt + b] as number)) & mask;
       trCarry = (trBase >>> (WORD - 1)) & 1;
       const sum = (eq & pv) + pv + addCarry;
       addCarry = sum > WORD_MASK ? 1 : 0;
@@ -200,7 +242,7 @@ function alignBlocks(query: string, key: string, out: Alignment): Alignment {
       mvs[b] = hpShift & d0;
       d0s[b] = d0;
     }
-    eqPrevs = eqs;
+    prevAt = at;
     if (score < best) {
       best = score;
       bestLength = j + 1;
