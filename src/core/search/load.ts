@@ -40,8 +40,10 @@ export interface SearchIndex {
     docFilter: Int8Array;
     docs: number[];
     gramCount: Uint16Array;
-    touched: number[];
-    buckets: number[][];
+    /** Companies sharing a trigram with the query (the first `touchedCount` entries)... */
+    touched: Int32Array;
+    /** ...and the same, by shared-trigram count (best first). */
+    byCount: Int32Array;
     /**
      * Initials of the names, filled one first letter at a time by the first query of
      * initials starting with it: first letter -> initials -> the name's key, or -1
@@ -349,8 +351,8 @@ export function finish(
       docFilter: new Int8Array(count),
       docs: [],
       gramCount: new Uint16Array(count),
-      touched: [],
-      buckets: [],
+      touched: new Int32Array(count),
+      byCount: new Int32Array(count),
       initials: new Map(),
     },
   };

@@ -346,6 +346,9 @@ function fuzzyScore(query: string, key: string): number {
   return score;
 }
 
+/** Work array of {@link fuzzy}'s counting sort, by shared-trigram count. */
+let countStart = new Int32Array(128);
+
 function postingLength(gramStart: Uint32Array, h: number): number {
   return (gramStart[h + 1] as number) - (gramStart[h] as number);
 }
@@ -359,7 +362,7 @@ function fuzzy(
   floor: number,
 ): void {
   const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
-  const { gramCount, touched, buckets } = index.scratch;
+  const { gramCount, touched, byCount } = index.scratch;
   newGramSet(queryGrams);
   addGrams(compact, queryGrams);
   // rare trigrams first; very common ones (`ing`, `ion`) are skipped once enough rare ones count
@@ -367,6 +370,7 @@ function fuzzy(
   const common = Math.max(COMMON_GRAM_MIN, index.slugs.length / COMMON_GRAM_SHARE);
   let maxCount = 0;
   let used = 0;
+  let touchedCount = 0;
   for (const h of queryGrams) {
     const length = postingLength(gramStart, h);
     if (length === 0) continue;
@@ -377,19 +381,34 @@ function fuzzy(
       const d = gramDocs[i] as number;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
-      if (c === 1) touched.push(d);
+      if (c === 1) touched[touchedCount++] = d;
       if (c > maxCount) maxCount = c;
     }
   }
-  // best shared-trigram counts first, doc order inside a count: deterministic
-  for (let c = 0; c <= maxCount; c++) (buckets[c] ??= []).length = 0;
-  for (const d of touched) (buckets[gramCount[d] as number] as number[]).push(d);
-  for (const d of touched) gramCount[d] = 0;
-  touched.length = 0;
+  // best shared-trigram counts first, doc order inside a count: deterministic.
+  // A counting sort by slot (maxCount - count): countStart[slot] is where the slot's companies start in byCount.
+  if (countStart.length < maxCount + 2) countStart = new Int32Array(2 * maxCount + 2);
+  countStart.fill(0, 0, maxCount + 2);
+  for (let t = 0; t < touchedCount; t++) {
+    const slot = maxCount - (gramCount[touched[t] as number] as number);
+    countStart[slot + 1] = (countStart[slot + 1] as number) + 1;
+  }
+  for (let c = 1; c <= maxCount + 1; c++) countStart[c] = (countStart[c] as number) + (countStart[c - 1] as number);
+  for (let t = 0; t < touchedCount; t++) {
+    const d = touched[t] as number;
+    const slot = maxCount - (gramCount[d] as number);
+    byCount[countStart[slot] as number] = d;
+    countStart[slot] = (countStart[slot] as number) + 1;
+    gramCount[d] = 0;
+  }
 
   let taken = 0;
-  for (let c = maxCount; c >= 1 && taken < FUZZY_DOCS; c--) {
-    const bucket = (buckets[c] as number[]).sort((a, b) => a - b);
+  let start = 0;
+  for (let slot = 0; slot < maxCount && taken < FUZZY_DOCS; slot++) {
+    // countStart[slot] is now the end of the slot's companies
+    const slotEnd = countStart[slot] as number;
+    const bucket = byCount.subarray(start, slotEnd).sort();
+    start = slotEnd;
     for (const d of bucket) {
       if (taken >= FUZZY_DOCS) break;
       if (!accepts(d)) continue;
