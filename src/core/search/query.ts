@@ -1,5 +1,5 @@
 import { respellings } from './abbreviations.ts';
-import { alignBits, type Alignment } from './distance.ts';
+import { alignBits, newAlignment, type Alignment } from './distance.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
@@ -322,7 +322,7 @@ function reordered(words: readonly string[], exactly: Exactly): void {
 }
 
 const queryGrams: number[] = [];
-const alignment: Alignment = { full: 0, prefix: 0, prefixLength: 0 };
+const alignment: Alignment = newAlignment();
 
 /** Typed-ahead: longer query, better; 0.7-0.9 so that an exact prefix beats a one-typo short name. */
 function prefixScore(m: number, n: number): number {
@@ -330,12 +330,17 @@ function prefixScore(m: number, n: number): number {
 }
 
 function fuzzyScore(query: string, key: string): number {
+  alignBits(query, key, alignment);
+  return scoreOf(query, key, alignment.full, alignment.prefix);
+}
+
+/** The score of `query` against `key` at edit distance `full` from the whole key and `prefix` from its closest prefix. */
+function scoreOf(query: string, key: string, full: number, prefix: number): number {
   const m = query.length;
   const n = key.length;
-  alignBits(query, key, alignment);
-  let score = 0.9 * (1 - alignment.full / Math.max(m, n));
+  let score = 0.9 * (1 - full / Math.max(m, n));
   if (n > m && m >= 3) {
-    const pre = prefixScore(m, n) * (1 - alignment.prefix / m);
+    const pre = prefixScore(m, n) * (1 - prefix / m);
     if (pre > score) score = pre;
   }
   if (score < 0.75 && m >= 4 && key.includes(query)) {
@@ -344,6 +349,19 @@ function fuzzyScore(query: string, key: string): number {
     if (inner > score) score = inner;
   }
   return score;
+}
+
+/**
+ * A key's fuzzy score: the better of the query against the key without their legal
+ * forms and with them (a misspelt suffix, `Holdigns`, is not stripped). One pass
+ * when each form without is the start of its form with (the usual case): the
+ * table of the longer pair holds the shorter pair's.
+ */
+function keyScore(compact: string, full: string, key: string, keyWhole: string): number {
+  if (keyWhole === key && full === compact) return fuzzyScore(compact, key);
+  if (!full.startsWith(compact) || !keyWhole.startsWith(key)) return Math.max(fuzzyScore(compact, key), fuzzyScore(full, keyWhole));
+  alignBits(full, keyWhole, alignment, compact.length, key.length);
+  return Math.max(scoreOf(compact, key, alignment.partFull, alignment.partPrefix), scoreOf(full, keyWhole, alignment.full, alignment.prefix));
 }
 
 /** Work array of {@link fuzzy}'s counting sort, by shared-trigram count. */
@@ -415,11 +433,7 @@ function fuzzy(
       taken++;
       const end = keyStart[d + 1] as number;
       for (let k = keyStart[d] as number; k < end; k++) {
-        const key = keyCompact.get(k);
-        let score = fuzzyScore(compact, key);
-        // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
-        const keyWhole = keyFull.get(k);
-        if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
+        const score = keyScore(compact, full, keyCompact.get(k), keyFull.get(k));
         // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
         if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
       }

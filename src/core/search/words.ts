@@ -4,7 +4,7 @@
  * two), and what are its initials. Pure (no `node:*`).
  */
 import { otherForms, sameWord } from './abbreviations.ts';
-import { alignBits, type Alignment } from './distance.ts';
+import { alignBits, newAlignment, type Alignment } from './distance.ts';
 import { foldWords, stripLegal } from './normalize.ts';
 
 /** Words that carry no meaning of their own in a name (`Smith & Sons`, `The Quill Works`). */
@@ -27,7 +27,7 @@ export function typosAllowed(word: string): number {
   return word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0;
 }
 
-const alignment: Alignment = { full: 0, prefix: 0, prefixLength: 0 };
+const alignment: Alignment = newAlignment();
 
 /**
  * What a name's folded form without blanks must contain to hold a query word, one
