@@ -283,42 +283,50 @@ function exactStage(index: SearchIndex, words: readonly string[], exactly: Exact
     if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
     else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
   }
-  if (strippedWords.length >= 2 && strippedWords.length <= maxReordered) reordered(strippedWords, exactly);
-  if (words.length >= 2 && words.length <= maxReordered && strippedWords.length !== words.length) reordered(words, exactly);
+  if (strippedWords.length >= 2 && strippedWords.length <= maxReordered) reordered(forms, strippedWords, exactly);
+  if (words.length >= 2 && words.length <= maxReordered && strippedWords.length !== words.length) reordered(forms, words, exactly);
 }
 
-/** Queries of more words are not reordered (5! = 120 lookups is the most a query costs). */
+/** Queries of more words are not reordered (at most 5! = 120 orders). */
 const MAX_REORDERED = 5;
 
 /**
- * Every other order of the words (Heap's algorithm), each looked up as an exact
- * form: `Works Quill` finds `quillworks`. Done at query time, so the index holds
- * no extra forms.
+ * Every other order of the words, each looked up as an exact form: `Works Quill`
+ * finds `quillworks`. Done at query time, so the index holds no extra forms. Orders
+ * are built word by word, and a start that no form has is not followed (most
+ * words of a query begin no name), so a query of five words costs a few lookups,
+ * not 120.
  */
-function reordered(words: readonly string[], exactly: Exactly): void {
+function reordered(forms: Strings, words: readonly string[], exactly: Exactly): void {
   const n = words.length;
   if (n > MAX_REORDERED) return;
-  const a = [...words];
-  const c = new Array<number>(n).fill(0);
-  const original = a.join('');
-  const seen = new Set<string>([original]);
-  let i = 0;
-  while (i < n) {
-    if ((c[i] as number) < i) {
-      const j = i % 2 === 0 ? 0 : (c[i] as number);
-      [a[j], a[i]] = [a[i] as string, a[j] as string];
-      const form = a.join('');
-      if (!seen.has(form)) {
-        seen.add(form);
-        exactly(form, 1, REORDERED_SCORE);
+  const seen = new Set<string>([words.join('')]);
+  const used = new Array<boolean>(n).fill(false);
+  // a repeated word: its first unused copy stands for all
+  const sameUnusedBefore = (i: number): boolean => {
+    for (let j = 0; j < i; j++) if (!used[j] && words[j] === words[i]) return true;
+    return false;
+  };
+  const walk = (start: string, placed: number): void => {
+    for (let i = 0; i < n; i++) {
+      if (used[i] || sameUnusedBefore(i)) continue;
+      const word = words[i] as string;
+      const form = start + word;
+      if (placed + 1 === n) {
+        if (!seen.has(form)) {
+          seen.add(form);
+          exactly(form, 1, REORDERED_SCORE);
+        }
+        continue;
       }
-      c[i] = (c[i] as number) + 1;
-      i = 0;
-    } else {
-      c[i] = 0;
-      i++;
+      const at = lowerBound(forms, form);
+      if (at === forms.length || !forms.get(at).startsWith(form)) continue;
+      used[i] = true;
+      walk(form, placed + 1);
+      used[i] = false;
     }
-  }
+  };
+  walk('', 0);
 }
 
 const queryGrams: number[] = [];
