@@ -1,10 +1,11 @@
 import { respellings } from './abbreviations.ts';
 import { alignBits, newAlignment, type Alignment } from './distance.ts';
+import { acronymKey } from './initials.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
-import type { Strings } from './strings.ts';
-import { initialsOf, mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
+import { lowerBound, type Strings } from './strings.ts';
+import { mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
 
 /**
  * What a hit matched: its name (or slug), an alias, its website, the start of a key,
@@ -93,22 +94,9 @@ const WORDS_EXACT = 0.915;
 const WORDS_SPAN = 0.015;
 /** A words match is this sure at most, shared out among the companies holding every word. */
 const WORDS_CONFIDENCE = 0.9;
-/** Acronyms: a query of these many letters, answered when nothing scored this well; low confidence. */
-const ACRONYM_MIN = 2;
-const ACRONYM_MAX = 5;
+/** Acronyms (`initials.ts`): answered when nothing scored this well; low confidence. */
 const ACRONYM_SCORE = 0.7;
 const ACRONYM_CONFIDENCE = 0.4;
-
-function lowerBound(forms: Strings, value: string): number {
-  let lo = 0;
-  let hi = forms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (forms.get(mid) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 type Offer = (key: number, score: number, how: number) => void;
 
@@ -527,37 +515,6 @@ let held = new Uint8Array(64);
  * the query, offered at {@link ACRONYM_SCORE}; nothing when none or several are.
  */
 function acronym(index: SearchIndex, word: string, accepts: (doc: number) => boolean, offer: Offer): void {
-  if (word.length < ACRONYM_MIN || word.length > ACRONYM_MAX || !/^[a-z]+$/.test(word)) return;
-  const first = word.charAt(0);
-  let names = index.scratch.initials.get(first);
-  if (names === undefined) {
-    names = initialsStarting(index, first);
-    index.scratch.initials.set(first, names);
-  }
-  const key = names.get(word) ?? -1;
+  const key = acronymKey(index, word);
   if (key >= 0 && accepts(index.keyDoc[key] as number)) offer(key, ACRONYM_SCORE, How.Acronym);
-}
-
-/**
- * Initials -> name key (-1: several companies) of the names whose compact or full
- * form starts with `first`: a range of the sorted forms, read once per letter
- * (names whose initials start with it start with it, once `the` is dropped).
- */
-function initialsStarting(index: SearchIndex, first: string): Map<string, number> {
-  const { forms, formKey, keyKind, keyText, keyDoc } = index;
-  const names = new Map<string, number>();
-  const end = lowerBound(forms, String.fromCharCode(first.charCodeAt(0) + 1));
-  let previous = -1;
-  for (let i = lowerBound(forms, first); i < end; i++) {
-    // a name is read through each of its forms in the range (at most two): the answer is the same
-    const key = formKey[i] as number;
-    if (keyKind[key] !== Kind.Name || key === previous) continue;
-    previous = key;
-    const initials = initialsOf(keyText.get(key));
-    if (initials.length < ACRONYM_MIN || initials.length > ACRONYM_MAX || initials.charAt(0) !== first) continue;
-    const seen = names.get(initials);
-    if (seen === undefined) names.set(initials, key);
-    else if (seen >= 0 && keyDoc[seen] !== keyDoc[key]) names.set(initials, -1);
-  }
-  return names;
 }
