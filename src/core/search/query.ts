@@ -360,8 +360,9 @@ function keyScore(compact: string, full: string, key: string, keyWhole: string):
   return Math.max(scoreOf(compact, key, alignment.partFull, alignment.partPrefix), scoreOf(full, keyWhole, alignment.full, alignment.prefix));
 }
 
-/** Work array of {@link fuzzy}'s counting sort, by shared-trigram count. */
+/** Work arrays of {@link fuzzy}'s counting sort, by shared-trigram count. */
 let countStart = new Int32Array(128);
+let atLeast = new Int32Array(128);
 
 function postingLength(gramStart: Uint32Array, h: number): number {
   return (gramStart[h + 1] as number) - (gramStart[h] as number);
@@ -382,7 +383,12 @@ function fuzzy(
   // rare trigrams first; very common ones (`ing`, `ion`) are skipped once enough rare ones count
   queryGrams.sort((a, b) => postingLength(gramStart, a) - postingLength(gramStart, b) || a - b);
   const common = Math.max(COMMON_GRAM_MIN, index.slugs.length / COMMON_GRAM_SHARE);
-  let maxCount = 0;
+  // atLeast[c]: companies sharing c trigrams or more with the query
+  if (atLeast.length < queryGrams.length + 2) {
+    atLeast = new Int32Array(2 * queryGrams.length + 2);
+    countStart = new Int32Array(2 * queryGrams.length + 2);
+  }
+  atLeast.fill(0, 0, queryGrams.length + 2);
   let used = 0;
   let touchedCount = 0;
   for (const h of queryGrams) {
@@ -395,46 +401,55 @@ function fuzzy(
       const d = gramDocs[i] as number;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
+      atLeast[c] = (atLeast[c] as number) + 1;
       if (c === 1) touched[touchedCount++] = d;
-      if (c > maxCount) maxCount = c;
     }
   }
-  // best shared-trigram counts first, doc order inside a count: deterministic.
-  // A counting sort by slot (maxCount - count): countStart[slot] is where the slot's companies start in byCount.
-  if (countStart.length < maxCount + 2) countStart = new Int32Array(2 * maxCount + 2);
-  countStart.fill(0, 0, maxCount + 2);
-  for (let t = 0; t < touchedCount; t++) {
-    const slot = maxCount - (gramCount[touched[t] as number] as number);
-    countStart[slot + 1] = (countStart[slot + 1] as number) + 1;
-  }
-  for (let c = 1; c <= maxCount + 1; c++) countStart[c] = (countStart[c] as number) + (countStart[c - 1] as number);
-  for (let t = 0; t < touchedCount; t++) {
-    const d = touched[t] as number;
-    const slot = maxCount - (gramCount[d] as number);
-    byCount[countStart[slot] as number] = d;
-    countStart[slot] = (countStart[slot] as number) + 1;
-    gramCount[d] = 0;
-  }
-
+  // best shared-trigram counts first, doc order inside a count: deterministic. Only the
+  // companies from the count at which FUZZY_DOCS are reached are sorted (a counting
+  // sort, its buckets' sizes read off atLeast); lower counts only when the filter
+  // turned some away.
   let taken = 0;
-  let start = 0;
-  for (let slot = 0; slot < maxCount && taken < FUZZY_DOCS; slot++) {
-    // countStart[slot] is now the end of the slot's companies
-    const slotEnd = countStart[slot] as number;
-    const bucket = byCount.subarray(start, slotEnd).sort();
-    start = slotEnd;
-    for (const d of bucket) {
-      if (taken >= FUZZY_DOCS) break;
-      if (!accepts(d)) continue;
-      taken++;
-      const end = keyStart[d + 1] as number;
-      for (let k = keyStart[d] as number; k < end; k++) {
-        const score = keyScore(compact, full, keyCompact.get(k), keyFull.get(k));
-        // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
-        if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
+  // counts from `high` up are done
+  let high = used + 1;
+  while (taken < FUZZY_DOCS && high > 1) {
+    let low = high - 1;
+    while (low > 1 && (atLeast[low] as number) - (atLeast[high] as number) < FUZZY_DOCS - taken) low--;
+    // count c goes to slot high - 1 - c, which starts at countStart[slot]
+    let at = 0;
+    for (let c = high - 1; c >= low; c--) {
+      countStart[high - 1 - c] = at;
+      at += (atLeast[c] as number) - (atLeast[c + 1] as number);
+    }
+    for (let t = 0; t < touchedCount; t++) {
+      const d = touched[t] as number;
+      const c = gramCount[d] as number;
+      if (c < low || c >= high) continue;
+      const slot = high - 1 - c;
+      byCount[countStart[slot] as number] = d;
+      countStart[slot] = (countStart[slot] as number) + 1;
+    }
+    let start = 0;
+    for (let slot = 0; slot < high - low && taken < FUZZY_DOCS; slot++) {
+      // countStart[slot] is now the end of the slot's companies
+      const slotEnd = countStart[slot] as number;
+      const bucket = byCount.subarray(start, slotEnd).sort();
+      start = slotEnd;
+      for (const d of bucket) {
+        if (taken >= FUZZY_DOCS) break;
+        if (!accepts(d)) continue;
+        taken++;
+        const end = keyStart[d + 1] as number;
+        for (let k = keyStart[d] as number; k < end; k++) {
+          const score = keyScore(compact, full, keyCompact.get(k), keyFull.get(k));
+          // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
+          if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
+        }
       }
     }
+    high = low;
   }
+  for (let t = 0; t < touchedCount; t++) gramCount[touched[t] as number] = 0;
 }
 
 function sweep(index: SearchIndex, compact: string, offer: Offer): void {
