@@ -194,17 +194,22 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     }
     const holders = byWords ? wordsBand(index, wanted) : 0;
 
+    // the best `limit` hits and the next one (for the margin), kept in order as they come:
+    // by score, then key kind, then company
     const hits: { doc: number; score: number }[] = [];
+    const kindOf = (doc: number): number => keyKind[s.docKey[doc] as number] as number;
+    const before = (doc: number, score: number, h: { doc: number; score: number }): boolean =>
+      score !== h.score ? score > h.score : kindOf(doc) !== kindOf(h.doc) ? kindOf(doc) < kindOf(h.doc) : doc < h.doc;
     for (const doc of s.docs) {
-      const score = s.docScore[doc] as number;
-      if (score >= MIN_SCORE || (score > 0 && s.docHow[doc] === How.Words)) hits.push({ doc, score: Math.round(score * 1e4) / 1e4 });
+      const raw = s.docScore[doc] as number;
+      if (raw < MIN_SCORE && !(raw > 0 && s.docHow[doc] === How.Words)) continue;
+      const score = Math.round(raw * 1e4) / 1e4;
+      if (hits.length > limit && !before(doc, score, hits[limit] as { doc: number; score: number })) continue;
+      let at = Math.min(hits.length, limit);
+      while (at > 0 && before(doc, score, hits[at - 1] as { doc: number; score: number })) at--;
+      hits.splice(at, 0, { doc, score });
+      if (hits.length > limit + 1) hits.pop();
     }
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        (keyKind[s.docKey[a.doc] as number] as number) - (keyKind[s.docKey[b.doc] as number] as number) ||
-        a.doc - b.doc,
-    );
     return hits.slice(0, limit).map((h, i) => {
       const next = hits[i + 1]?.score;
       const margin = next === undefined ? 1 : h.score - next;
@@ -351,11 +356,13 @@ function scoreOf(query: string, key: string, full: number, prefix: number): numb
  * A key's fuzzy score: the better of the query against the key without their legal
  * forms and with them (a misspelt suffix, `Holdigns`, is not stripped). One pass
  * when each form without is the start of its form with (the usual case): the
- * table of the longer pair holds the shorter pair's.
+ * table of the longer pair holds the shorter pair's. `nested`: `compact` starts
+ * `full` (or is it). A form without a legal form is the form with it, or shorter.
  */
-function keyScore(compact: string, full: string, key: string, keyWhole: string): number {
-  if (keyWhole === key && full === compact) return fuzzyScore(compact, key);
-  if (!full.startsWith(compact) || !keyWhole.startsWith(key)) return Math.max(fuzzyScore(compact, key), fuzzyScore(full, keyWhole));
+function keyScore(compact: string, full: string, nested: boolean, key: string, keyWhole: string): number {
+  const keyAlone = keyWhole.length === key.length;
+  if (keyAlone && full.length === compact.length) return fuzzyScore(compact, key);
+  if (!nested || !(keyAlone || keyWhole.startsWith(key))) return Math.max(fuzzyScore(compact, key), fuzzyScore(full, keyWhole));
   alignBits(full, keyWhole, alignment, compact.length, key.length);
   return Math.max(scoreOf(compact, key, alignment.partFull, alignment.partPrefix), scoreOf(full, keyWhole, alignment.full, alignment.prefix));
 }
@@ -409,6 +416,7 @@ function fuzzy(
   // companies from the count at which FUZZY_DOCS are reached are sorted (a counting
   // sort, its buckets' sizes read off atLeast); lower counts only when the filter
   // turned some away.
+  const nested = full.startsWith(compact);
   let taken = 0;
   // counts from `high` up are done
   let high = used + 1;
@@ -441,7 +449,7 @@ function fuzzy(
         taken++;
         const end = keyStart[d + 1] as number;
         for (let k = keyStart[d] as number; k < end; k++) {
-          const score = keyScore(compact, full, keyCompact.get(k), keyFull.get(k));
+          const score = keyScore(compact, full, nested, keyCompact.get(k), keyFull.get(k));
           // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
           if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
         }
