@@ -14,6 +14,7 @@ import { generateNamedRegistry, INDUSTRY_WORDS } from './lib/search-names.ts';
 import { QUERY_KINDS, WORD_KINDS, generateQueries, type LabelledQuery, type RegistryCompany } from './lib/search-queries.ts';
 import { generateRegistry, slugify } from '../scripts/lib/registry-gen.ts';
 import { buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
+import { initialsOf } from '../src/core/search/words.ts';
 
 const rows = Papa.parse<Record<string, string>>(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
   header: true,
@@ -172,6 +173,25 @@ describe('binary search index', () => {
     }
     expect(compared).toBeGreaterThan(2500);
     expect(files.binary.byteLength).toBeGreaterThan(1000);
+  });
+
+  it.each([
+    ['data/companies.csv', registry],
+    ['1,000 generated employer names', generateNamedRegistry({ companies: 1000, seed: 1 })],
+  ] as const)("answers every name's initials exactly like the v2 (JSON) engine (the table built with the file): %s", (_, companies) => {
+    const files = buildSearchFiles(companies);
+    const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
+    const binary = decodeSearchIndex(files.binary);
+    let acronyms = 0;
+    for (const c of companies) {
+      const initials = initialsOf(c.name);
+      for (const q of [initials, initials.toUpperCase().split('').join('.')]) {
+        const want = searchCompanies(json, q, { limit: 20 });
+        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+        if (want[0]?.matchedOn === 'acronym') acronyms++;
+      }
+    }
+    expect(acronyms).toBeGreaterThan(companies.length / 10);
   });
 
   it('refuses bytes that are not the index, or a truncated one', () => {

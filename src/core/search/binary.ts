@@ -11,17 +11,19 @@
  * keyStart (i32, docs + 1), keyDoc (i32), keyKind (u8), formKey (i32), formExact (u8), gramStart (u32, buckets + 1),
  * gramDocs (i32), the string pool (u8 when every code unit is below 256, else
  * u16: two sections, one of them empty), then the ranges (start, end as u32 pairs)
- * of the slugs, the key texts, the compact and the full folded keys. Equal strings
- * share one range of the pool.
+ * of the slugs, the key texts, the compact and the full folded keys (equal strings
+ * share one range of the pool), then the names' initials (`initials.ts`): their
+ * codes (i32, sorted) and keys (i32, -1: several companies).
  */
 import { GRAM_BITS } from './grams.ts';
+import { initialsTable } from './initials.ts';
 import { finish, type SearchIndex } from './load.ts';
 import { hasMagic, PoolWriter, Sections, writeSections } from './sections.ts';
 import { PoolStrings, type Strings } from './strings.ts';
 
 const MAGIC = 'EVIS';
-export const BINARY_VERSION = 1;
-const SECTIONS = 13;
+export const BINARY_VERSION = 2;
+const SECTIONS = 15;
 
 /** The bytes of `index` in the binary form (see the module comment). Deterministic. */
 export function encodeSearchIndex(index: SearchIndex): Uint8Array {
@@ -30,6 +32,7 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
   const text = pool.ranges(index.keyText);
   const compact = pool.ranges(index.keyCompact);
   const full = pool.ranges(index.keyFull);
+  const initials = initialsTable(index);
   return writeSections(MAGIC, BINARY_VERSION, [
     index.keyStart,
     index.keyDoc,
@@ -43,6 +46,8 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
     text,
     compact,
     full,
+    initials.codes,
+    initials.keys,
   ]);
 }
 
@@ -79,5 +84,7 @@ export function decodeSearchIndex(input: Uint8Array): SearchIndex {
   };
   if (docs < 0 || keyStart[docs] !== keys || keyKind.length !== keys || formExact.length !== formKey.length) throw file.error('sections do not fit together');
   if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramDocs.length) throw file.error('trigram lists do not fit');
-  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramDocs);
+  const initials = { codes: file.get(13, Int32Array), keys: file.get(14, Int32Array) };
+  if (initials.codes.length !== initials.keys.length) throw file.error('initials do not fit');
+  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramDocs, initials);
 }

@@ -1,3 +1,4 @@
+import type { InitialsTable } from './initials.ts';
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './serialized.ts';
 import { GRAM_BITS } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
@@ -31,6 +32,8 @@ export interface SearchIndex {
   /** Trigram bucket -> companies (CSR, each list in company order). */
   readonly gramStart: Uint32Array;
   readonly gramDocs: Int32Array;
+  /** The names' initials (the binary file carries them), or null: worked out per first letter on demand (`initials.ts`). */
+  readonly initials: InitialsTable | null;
   /** Per-query work arrays, reset after every query (and the initials, kept). */
   readonly scratch: {
     docScore: Float64Array;
@@ -40,12 +43,14 @@ export interface SearchIndex {
     docFilter: Int8Array;
     docs: number[];
     gramCount: Uint16Array;
-    touched: number[];
-    buckets: number[][];
+    /** Companies sharing a trigram with the query (the first `touchedCount` entries)... */
+    touched: Int32Array;
+    /** ...and the same, by shared-trigram count (best first). */
+    byCount: Int32Array;
     /**
-     * Initials of the names, filled one first letter at a time by the first query of
-     * initials starting with it: first letter -> initials -> the name's key, or -1
-     * when names of several companies have them.
+     * Without {@link SearchIndex.initials}: the names' initials, filled one first letter
+     * at a time by the first query of initials starting with it: first letter ->
+     * initials -> the name's key, or -1 when names of several companies have them.
      */
     initials: Map<string, Map<string, number>>;
   };
@@ -324,6 +329,7 @@ export function finish(
   formExact: Uint8Array,
   gramStart: Uint32Array,
   gramDocs: Int32Array,
+  initials: InitialsTable | null = null,
 ): SearchIndex {
   const strings = (s: Strings | readonly string[]): Strings => (Array.isArray(s) ? new ArrayStrings(s) : (s as Strings));
   const full = strings(keyFull);
@@ -342,6 +348,7 @@ export function finish(
     formExact,
     gramStart,
     gramDocs,
+    initials,
     scratch: {
       docScore: new Float64Array(count),
       docKey: new Int32Array(count),
@@ -349,8 +356,8 @@ export function finish(
       docFilter: new Int8Array(count),
       docs: [],
       gramCount: new Uint16Array(count),
-      touched: [],
-      buckets: [],
+      touched: new Int32Array(count),
+      byCount: new Int32Array(count),
       initials: new Map(),
     },
   };

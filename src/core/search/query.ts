@@ -1,10 +1,11 @@
 import { respellings } from './abbreviations.ts';
-import { alignBits, type Alignment } from './distance.ts';
+import { alignBits, newAlignment, type Alignment } from './distance.ts';
+import { acronymKey } from './initials.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
-import type { Strings } from './strings.ts';
-import { initialsOf, mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
+import { lowerBound, type Strings } from './strings.ts';
+import { mayHold, meaningfulWords, wordSieve, wordsHeld } from './words.ts';
 
 /**
  * What a hit matched: its name (or slug), an alias, its website, the start of a key,
@@ -93,22 +94,9 @@ const WORDS_EXACT = 0.915;
 const WORDS_SPAN = 0.015;
 /** A words match is this sure at most, shared out among the companies holding every word. */
 const WORDS_CONFIDENCE = 0.9;
-/** Acronyms: a query of these many letters, answered when nothing scored this well; low confidence. */
-const ACRONYM_MIN = 2;
-const ACRONYM_MAX = 5;
+/** Acronyms (`initials.ts`): answered when nothing scored this well; low confidence. */
 const ACRONYM_SCORE = 0.7;
 const ACRONYM_CONFIDENCE = 0.4;
-
-function lowerBound(forms: Strings, value: string): number {
-  let lo = 0;
-  let hi = forms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (forms.get(mid) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 type Offer = (key: number, score: number, how: number) => void;
 
@@ -206,17 +194,22 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
     }
     const holders = byWords ? wordsBand(index, wanted) : 0;
 
+    // the best `limit` hits and the next one (for the margin), kept in order as they come:
+    // by score, then key kind, then company
     const hits: { doc: number; score: number }[] = [];
+    const kindOf = (doc: number): number => keyKind[s.docKey[doc] as number] as number;
+    const before = (doc: number, score: number, h: { doc: number; score: number }): boolean =>
+      score !== h.score ? score > h.score : kindOf(doc) !== kindOf(h.doc) ? kindOf(doc) < kindOf(h.doc) : doc < h.doc;
     for (const doc of s.docs) {
-      const score = s.docScore[doc] as number;
-      if (score >= MIN_SCORE || (score > 0 && s.docHow[doc] === How.Words)) hits.push({ doc, score: Math.round(score * 1e4) / 1e4 });
+      const raw = s.docScore[doc] as number;
+      if (raw < MIN_SCORE && !(raw > 0 && s.docHow[doc] === How.Words)) continue;
+      const score = Math.round(raw * 1e4) / 1e4;
+      if (hits.length > limit && !before(doc, score, hits[limit] as { doc: number; score: number })) continue;
+      let at = Math.min(hits.length, limit);
+      while (at > 0 && before(doc, score, hits[at - 1] as { doc: number; score: number })) at--;
+      hits.splice(at, 0, { doc, score });
+      if (hits.length > limit + 1) hits.pop();
     }
-    hits.sort(
-      (a, b) =>
-        b.score - a.score ||
-        (keyKind[s.docKey[a.doc] as number] as number) - (keyKind[s.docKey[b.doc] as number] as number) ||
-        a.doc - b.doc,
-    );
     return hits.slice(0, limit).map((h, i) => {
       const next = hits[i + 1]?.score;
       const margin = next === undefined ? 1 : h.score - next;
@@ -283,46 +276,54 @@ function exactStage(index: SearchIndex, words: readonly string[], exactly: Exact
     if (form.length > m) offer(key, prefixScore(m, form.length), How.Prefix);
     else offer(key, (formExact[i] && full === compact ? (EXACT_SCORE[kind] as number) : (COMPACT_SCORE[kind] as number)), HOW_OF_KIND[kind] as number);
   }
-  if (strippedWords.length >= 2 && strippedWords.length <= maxReordered) reordered(strippedWords, exactly);
-  if (words.length >= 2 && words.length <= maxReordered && strippedWords.length !== words.length) reordered(words, exactly);
+  if (strippedWords.length >= 2 && strippedWords.length <= maxReordered) reordered(forms, strippedWords, exactly);
+  if (words.length >= 2 && words.length <= maxReordered && strippedWords.length !== words.length) reordered(forms, words, exactly);
 }
 
-/** Queries of more words are not reordered (5! = 120 lookups is the most a query costs). */
+/** Queries of more words are not reordered (at most 5! = 120 orders). */
 const MAX_REORDERED = 5;
 
 /**
- * Every other order of the words (Heap's algorithm), each looked up as an exact
- * form: `Works Quill` finds `quillworks`. Done at query time, so the index holds
- * no extra forms.
+ * Every other order of the words, each looked up as an exact form: `Works Quill`
+ * finds `quillworks`. Done at query time, so the index holds no extra forms. Orders
+ * are built word by word, and a start that no form has is not followed (most
+ * words of a query begin no name), so a query of five words costs a few lookups,
+ * not 120.
  */
-function reordered(words: readonly string[], exactly: Exactly): void {
+function reordered(forms: Strings, words: readonly string[], exactly: Exactly): void {
   const n = words.length;
   if (n > MAX_REORDERED) return;
-  const a = [...words];
-  const c = new Array<number>(n).fill(0);
-  const original = a.join('');
-  const seen = new Set<string>([original]);
-  let i = 0;
-  while (i < n) {
-    if ((c[i] as number) < i) {
-      const j = i % 2 === 0 ? 0 : (c[i] as number);
-      [a[j], a[i]] = [a[i] as string, a[j] as string];
-      const form = a.join('');
-      if (!seen.has(form)) {
-        seen.add(form);
-        exactly(form, 1, REORDERED_SCORE);
+  const seen = new Set<string>([words.join('')]);
+  const used = new Array<boolean>(n).fill(false);
+  // a repeated word: its first unused copy stands for all
+  const sameUnusedBefore = (i: number): boolean => {
+    for (let j = 0; j < i; j++) if (!used[j] && words[j] === words[i]) return true;
+    return false;
+  };
+  const walk = (start: string, placed: number): void => {
+    for (let i = 0; i < n; i++) {
+      if (used[i] || sameUnusedBefore(i)) continue;
+      const word = words[i] as string;
+      const form = start + word;
+      if (placed + 1 === n) {
+        if (!seen.has(form)) {
+          seen.add(form);
+          exactly(form, 1, REORDERED_SCORE);
+        }
+        continue;
       }
-      c[i] = (c[i] as number) + 1;
-      i = 0;
-    } else {
-      c[i] = 0;
-      i++;
+      const at = lowerBound(forms, form);
+      if (at === forms.length || !forms.get(at).startsWith(form)) continue;
+      used[i] = true;
+      walk(form, placed + 1);
+      used[i] = false;
     }
-  }
+  };
+  walk('', 0);
 }
 
 const queryGrams: number[] = [];
-const alignment: Alignment = { full: 0, prefix: 0, prefixLength: 0 };
+const alignment: Alignment = newAlignment();
 
 /** Typed-ahead: longer query, better; 0.7-0.9 so that an exact prefix beats a one-typo short name. */
 function prefixScore(m: number, n: number): number {
@@ -330,12 +331,17 @@ function prefixScore(m: number, n: number): number {
 }
 
 function fuzzyScore(query: string, key: string): number {
+  alignBits(query, key, alignment);
+  return scoreOf(query, key, alignment.full, alignment.prefix);
+}
+
+/** The score of `query` against `key` at edit distance `full` from the whole key and `prefix` from its closest prefix. */
+function scoreOf(query: string, key: string, full: number, prefix: number): number {
   const m = query.length;
   const n = key.length;
-  alignBits(query, key, alignment);
-  let score = 0.9 * (1 - alignment.full / Math.max(m, n));
+  let score = 0.9 * (1 - full / Math.max(m, n));
   if (n > m && m >= 3) {
-    const pre = prefixScore(m, n) * (1 - alignment.prefix / m);
+    const pre = prefixScore(m, n) * (1 - prefix / m);
     if (pre > score) score = pre;
   }
   if (score < 0.75 && m >= 4 && key.includes(query)) {
@@ -345,6 +351,25 @@ function fuzzyScore(query: string, key: string): number {
   }
   return score;
 }
+
+/**
+ * A key's fuzzy score: the better of the query against the key without their legal
+ * forms and with them (a misspelt suffix, `Holdigns`, is not stripped). One pass
+ * when each form without is the start of its form with (the usual case): the
+ * table of the longer pair holds the shorter pair's. `nested`: `compact` starts
+ * `full` (or is it). A form without a legal form is the form with it, or shorter.
+ */
+function keyScore(compact: string, full: string, nested: boolean, key: string, keyWhole: string): number {
+  const keyAlone = keyWhole.length === key.length;
+  if (keyAlone && full.length === compact.length) return fuzzyScore(compact, key);
+  if (!nested || !(keyAlone || keyWhole.startsWith(key))) return Math.max(fuzzyScore(compact, key), fuzzyScore(full, keyWhole));
+  alignBits(full, keyWhole, alignment, compact.length, key.length);
+  return Math.max(scoreOf(compact, key, alignment.partFull, alignment.partPrefix), scoreOf(full, keyWhole, alignment.full, alignment.prefix));
+}
+
+/** Work arrays of {@link fuzzy}'s counting sort, by shared-trigram count. */
+let countStart = new Int32Array(128);
+let atLeast = new Int32Array(128);
 
 function postingLength(gramStart: Uint32Array, h: number): number {
   return (gramStart[h + 1] as number) - (gramStart[h] as number);
@@ -359,14 +384,20 @@ function fuzzy(
   floor: number,
 ): void {
   const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
-  const { gramCount, touched, buckets } = index.scratch;
+  const { gramCount, touched, byCount } = index.scratch;
   newGramSet(queryGrams);
   addGrams(compact, queryGrams);
   // rare trigrams first; very common ones (`ing`, `ion`) are skipped once enough rare ones count
   queryGrams.sort((a, b) => postingLength(gramStart, a) - postingLength(gramStart, b) || a - b);
   const common = Math.max(COMMON_GRAM_MIN, index.slugs.length / COMMON_GRAM_SHARE);
-  let maxCount = 0;
+  // atLeast[c]: companies sharing c trigrams or more with the query
+  if (atLeast.length < queryGrams.length + 2) {
+    atLeast = new Int32Array(2 * queryGrams.length + 2);
+    countStart = new Int32Array(2 * queryGrams.length + 2);
+  }
+  atLeast.fill(0, 0, queryGrams.length + 2);
   let used = 0;
+  let touchedCount = 0;
   for (const h of queryGrams) {
     const length = postingLength(gramStart, h);
     if (length === 0) continue;
@@ -377,35 +408,56 @@ function fuzzy(
       const d = gramDocs[i] as number;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
-      if (c === 1) touched.push(d);
-      if (c > maxCount) maxCount = c;
+      atLeast[c] = (atLeast[c] as number) + 1;
+      if (c === 1) touched[touchedCount++] = d;
     }
   }
-  // best shared-trigram counts first, doc order inside a count: deterministic
-  for (let c = 0; c <= maxCount; c++) (buckets[c] ??= []).length = 0;
-  for (const d of touched) (buckets[gramCount[d] as number] as number[]).push(d);
-  for (const d of touched) gramCount[d] = 0;
-  touched.length = 0;
-
+  // best shared-trigram counts first, doc order inside a count: deterministic. Only the
+  // companies from the count at which FUZZY_DOCS are reached are sorted (a counting
+  // sort, its buckets' sizes read off atLeast); lower counts only when the filter
+  // turned some away.
+  const nested = full.startsWith(compact);
   let taken = 0;
-  for (let c = maxCount; c >= 1 && taken < FUZZY_DOCS; c--) {
-    const bucket = (buckets[c] as number[]).sort((a, b) => a - b);
-    for (const d of bucket) {
-      if (taken >= FUZZY_DOCS) break;
-      if (!accepts(d)) continue;
-      taken++;
-      const end = keyStart[d + 1] as number;
-      for (let k = keyStart[d] as number; k < end; k++) {
-        const key = keyCompact.get(k);
-        let score = fuzzyScore(compact, key);
-        // a misspelt suffix (`Holdigns`) is not stripped: compare the unstripped forms too
-        const keyWhole = keyFull.get(k);
-        if (keyWhole !== key || full !== compact) score = Math.max(score, fuzzyScore(full, keyWhole));
-        // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
-        if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
+  // counts from `high` up are done
+  let high = used + 1;
+  while (taken < FUZZY_DOCS && high > 1) {
+    let low = high - 1;
+    while (low > 1 && (atLeast[low] as number) - (atLeast[high] as number) < FUZZY_DOCS - taken) low--;
+    // count c goes to slot high - 1 - c, which starts at countStart[slot]
+    let at = 0;
+    for (let c = high - 1; c >= low; c--) {
+      countStart[high - 1 - c] = at;
+      at += (atLeast[c] as number) - (atLeast[c + 1] as number);
+    }
+    for (let t = 0; t < touchedCount; t++) {
+      const d = touched[t] as number;
+      const c = gramCount[d] as number;
+      if (c < low || c >= high) continue;
+      const slot = high - 1 - c;
+      byCount[countStart[slot] as number] = d;
+      countStart[slot] = (countStart[slot] as number) + 1;
+    }
+    let start = 0;
+    for (let slot = 0; slot < high - low && taken < FUZZY_DOCS; slot++) {
+      // countStart[slot] is now the end of the slot's companies
+      const slotEnd = countStart[slot] as number;
+      const bucket = byCount.subarray(start, slotEnd).sort();
+      start = slotEnd;
+      for (const d of bucket) {
+        if (taken >= FUZZY_DOCS) break;
+        if (!accepts(d)) continue;
+        taken++;
+        const end = keyStart[d + 1] as number;
+        for (let k = keyStart[d] as number; k < end; k++) {
+          const score = keyScore(compact, full, nested, keyCompact.get(k), keyFull.get(k));
+          // below MIN_SCORE only as a candidate for holding every word (floor 0); dropped otherwise
+          if (score >= floor && score > 0) offer(k, score, How.Fuzzy);
+        }
       }
     }
+    high = low;
   }
+  for (let t = 0; t < touchedCount; t++) gramCount[touched[t] as number] = 0;
 }
 
 function sweep(index: SearchIndex, compact: string, offer: Offer): void {
@@ -486,37 +538,6 @@ let held = new Uint8Array(64);
  * the query, offered at {@link ACRONYM_SCORE}; nothing when none or several are.
  */
 function acronym(index: SearchIndex, word: string, accepts: (doc: number) => boolean, offer: Offer): void {
-  if (word.length < ACRONYM_MIN || word.length > ACRONYM_MAX || !/^[a-z]+$/.test(word)) return;
-  const first = word.charAt(0);
-  let names = index.scratch.initials.get(first);
-  if (names === undefined) {
-    names = initialsStarting(index, first);
-    index.scratch.initials.set(first, names);
-  }
-  const key = names.get(word) ?? -1;
+  const key = acronymKey(index, word);
   if (key >= 0 && accepts(index.keyDoc[key] as number)) offer(key, ACRONYM_SCORE, How.Acronym);
-}
-
-/**
- * Initials -> name key (-1: several companies) of the names whose compact or full
- * form starts with `first`: a range of the sorted forms, read once per letter
- * (names whose initials start with it start with it, once `the` is dropped).
- */
-function initialsStarting(index: SearchIndex, first: string): Map<string, number> {
-  const { forms, formKey, keyKind, keyText, keyDoc } = index;
-  const names = new Map<string, number>();
-  const end = lowerBound(forms, String.fromCharCode(first.charCodeAt(0) + 1));
-  let previous = -1;
-  for (let i = lowerBound(forms, first); i < end; i++) {
-    // a name is read through each of its forms in the range (at most two): the answer is the same
-    const key = formKey[i] as number;
-    if (keyKind[key] !== Kind.Name || key === previous) continue;
-    previous = key;
-    const initials = initialsOf(keyText.get(key));
-    if (initials.length < ACRONYM_MIN || initials.length > ACRONYM_MAX || initials.charAt(0) !== first) continue;
-    const seen = names.get(initials);
-    if (seen === undefined) names.set(initials, key);
-    else if (seen >= 0 && keyDoc[seen] !== keyDoc[key]) names.set(initials, -1);
-  }
-  return names;
 }

@@ -9,6 +9,18 @@ export interface Strings {
   get(i: number): string;
 }
 
+/** The first index of the sorted `strings` whose string is not below `value` (code-unit order). */
+export function lowerBound(strings: Strings, value: string): number {
+  let lo = 0;
+  let hi = strings.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strings.get(mid) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Strings already in an array. */
 export class ArrayStrings implements Strings {
   readonly #items: readonly string[];

@@ -4,7 +4,7 @@
  * two), and what are its initials. Pure (no `node:*`).
  */
 import { otherForms, sameWord } from './abbreviations.ts';
-import { alignBits, type Alignment } from './distance.ts';
+import { alignBits, newAlignment, type Alignment } from './distance.ts';
 import { foldWords, stripLegal } from './normalize.ts';
 
 /** Words that carry no meaning of their own in a name (`Smith & Sons`, `The Quill Works`). */
@@ -27,31 +27,37 @@ export function typosAllowed(word: string): number {
   return word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0;
 }
 
-const alignment: Alignment = { full: 0, prefix: 0, prefixLength: 0 };
+const alignment: Alignment = newAlignment();
 
 /**
  * What a name's folded form without blanks must contain to hold a query word, one
- * entry per word: its spellings, and the pieces of which a spelling within the
- * allowed typos keeps one intact (a word cut into typos + 1 pieces: each typo spoils
- * at most one, a swap of the two letters either side of a cut spoils both and is
- * missed). A cheap sieve before a name is split into words.
+ * entry per word, of which it must contain one string: the table's other spellings
+ * of the word, and the word itself or, when typos are allowed in it, the pieces of
+ * which a spelling within the allowed typos keeps one intact (a word cut into
+ * typos + 1 pieces: each typo spoils at most one, a swap of the two letters either
+ * side of a cut spoils both and is missed; the word itself holds every piece). A
+ * cheap sieve before a name is split into words.
  */
-export type WordSieve = { spellings: readonly string[]; pieces: readonly string[] }[];
+export type WordSieve = readonly (readonly string[])[];
 
-/** @example wordSieve(['keating', 'svcs']) // [{ spellings: ['keating'], pieces: ['kea', 'ting'] }, { spellings: ['svcs', 'services'], pieces: [] }] */
+/** @example wordSieve(['keating', 'svcs']) // [['kea', 'ting'], ['sv', 'cs', 'services']] */
 export function wordSieve(wanted: readonly string[]): WordSieve {
   return wanted.map((w) => {
     const allowed = typosAllowed(w);
-    const pieces: string[] = [];
-    for (let p = 0; allowed > 0 && p <= allowed; p++) pieces.push(w.slice(Math.floor((p * w.length) / (allowed + 1)), Math.floor(((p + 1) * w.length) / (allowed + 1))));
-    return { spellings: [w, ...otherForms(w)], pieces };
+    const needles: string[] = [];
+    for (let p = 0; allowed > 0 && p <= allowed; p++) needles.push(w.slice(Math.floor((p * w.length) / (allowed + 1)), Math.floor(((p + 1) * w.length) / (allowed + 1))));
+    if (allowed === 0) needles.push(w);
+    needles.push(...otherForms(w));
+    return needles;
   });
 }
 
 /** Can the name whose folded form without blanks is `compact` hold every sieved word? False means no (but see {@link WordSieve}). */
 export function mayHold(sieve: WordSieve, compact: string): boolean {
-  for (const { spellings, pieces } of sieve) {
-    if (!spellings.some((w) => compact.includes(w)) && !pieces.some((w) => compact.includes(w))) return false;
+  for (const needles of sieve) {
+    let found = false;
+    for (let i = 0; i < needles.length && !found; i++) found = compact.includes(needles[i] as string);
+    if (!found) return false;
   }
   return true;
 }
