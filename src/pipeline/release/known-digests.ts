@@ -6,9 +6,6 @@ import type { BigIntStats } from 'node:fs';
 
 const known = new Map<string, string>();
 
-/** The identity of a file: any edit changes its change time. */
-export const identityOf = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-
 /** A hard link changes a file's change time, not its content: the published copy is looked up without it. */
 const contentKey = (st: BigIntStats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
 

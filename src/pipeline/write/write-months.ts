@@ -8,7 +8,7 @@
 import type { SiteInput } from '../../core/views/build-views.ts';
 import type { MetaView } from '../../core/views/layout.ts';
 import type { PackedDetails } from '../../core/score.ts';
-import { hasCacheFolder, readCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
+import { hasCacheFolder, readCacheFolder, usedCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
 import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '../cache/caches.ts';
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from '../read/load-data.ts';
@@ -143,6 +143,7 @@ export async function writeMonths(opts: {
 
 /** A job's files: linked from the cache entry they were written to, or just counted. */
 function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: { path: string; bytes: number }[]): void {
+  if (ref) usedCacheFolder(ref.path);
   for (const { path, bytes } of files) {
     if (ref) out.linkFrom(path, `${ref.path}/${path}`, bytes);
     else out.count(bytes);
