@@ -13,6 +13,11 @@ export function rememberDigest(st: BigIntStats, sha256: string): void {
   known.set(contentKey(st), sha256);
 }
 
+/** The same for a file known by its identity (own-changes.ts), as a thread that wrote it reports it. */
+export function rememberDigestOf(identity: string, sha256: string): void {
+  known.set(identity.slice(0, identity.lastIndexOf(':')), sha256);
+}
+
 export function knownDigest(st: BigIntStats): string | undefined {
   return known.get(contentKey(st));
 }
