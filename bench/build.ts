@@ -41,7 +41,7 @@ import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 import { releasesDir } from '../src/pipeline/release/release.ts';
 import { writeBenchSection } from '../scripts/lib/perf-doc.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
-import { linkTree } from './lib/link-tree.ts';
+import { asLeftByItsBuild, linkTree } from './lib/link-tree.ts';
 import { olderRelease } from './lib/older-release.ts';
 import { measure, runningGroups, type Measured } from './lib/measure.ts';
 
@@ -308,6 +308,7 @@ try {
     // And the data folder's ledger as it was (the first run records the new month in it).
     const ledgerFile = join(data.incDir, 'releases.json');
     const ledgerBefore = existsSync(ledgerFile) ? readFileSync(ledgerFile) : null;
+    asLeftByItsBuild(cacheDir);
     incAll.push(await build('incremental', data.incDir, cacheDir, outDir, pages));
     // The release the first run made: which files a monthly build rewrites (for the steady state below).
     const nextRelease = realpathSync(outDir);
@@ -324,6 +325,7 @@ try {
     };
     for (let k = 2; k <= incRuns; k++) {
       const { c, o } = snapshot(`inc-${k}`);
+      asLeftByItsBuild(c);
       incAll.push(await build('incremental', data.incDir, c, o, pages));
     }
     // The run of the median wall stands for them all in the table (the targets take the median wall and the highest peak).
@@ -338,6 +340,7 @@ try {
       const olderDir = join(releasesDir(o), `0000000000-${spawnSync(process.execPath, ['-e', '']).pid}`);
       const older = olderRelease(releaseCopy, nextRelease, olderDir);
       say(`the release behind the live one: ${fmt(older.files)} files, ${fmt(older.own)} of them its own (rewritten by a monthly build), the others links shared with the live one`);
+      asLeftByItsBuild(c);
       steady = { ...(await build('incremental (steady state)', data.incDir, c, o, pages)), older };
       if (existsSync(olderDir)) throw new Error(`the steady-state build left the release behind the live one in place (${olderDir})`);
     }
@@ -345,6 +348,7 @@ try {
     if (pages) {
       const cache2 = join(work, 'cache-2');
       linkTree(coldCache, cache2);
+      asLeftByItsBuild(cache2);
       incrementals.push(await build('incremental', data.incDir, cache2, join(work, 'dist-2'), false));
     }
   }

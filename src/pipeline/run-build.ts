@@ -22,6 +22,7 @@ import { loadDataset } from './write/downloads.ts';
 import type { ReleaseStep } from './release/release.ts';
 import { ReportBuilder, reportPath, type BuildResult } from './write/report.ts';
 import { collectGarbage } from './workers/gc.ts';
+import { recordOwnChanges } from './cache/cache-file.ts';
 import { Stage } from './release/stage.ts';
 import { writeSite } from './write/write-site.ts';
 import { JsonWriter } from './write/write-json.ts';
@@ -215,5 +216,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
   } catch (e) {
     await fail(e);
   }
+  // Not recorded: the next build only hashes the cache's files again.
+  await recordOwnChanges().catch((e: unknown) => log(`warning: the cache's file identities not recorded: ${(e as Error).message}`));
   return { report, seconds: (performance.now() - t0) / 1000, cacheHits: data.cacheHits };
 }

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync, type BigIntStats } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { identityOf, rememberDigest } from '../release/known-digests.ts';
+import { rememberDigest } from '../release/known-digests.ts';
+import { identityOf, movedOnlyByThisBuild, ownChangesKnown } from './own-changes.ts';
 
 const MAGIC = 'evi-cache-1';
 
@@ -109,7 +110,8 @@ export const readCacheJson = <T>(path: string, key: string, warn: Warn): Promise
 /**
  * A cache entry that is a folder of files, linked into the output instead of copied. Its
  * `.entry.json`, written last, holds the inputs digest and each file's length, SHA-256 and
- * identity; a read hashes again only the files whose identity changed.
+ * identity; a read hashes again only the files whose identity changed other than by this
+ * build's own links and removals (own-changes.ts), which {@link recordOwnChanges} records.
  */
 export async function writeCacheFolder(dir: string, key: string, files: Iterable<[string, Uint8Array]>, info?: Header['info']): Promise<{ path: string; bytes: number }[]> {
   const tmp = `${dir}.${process.pid}.tmp`;
@@ -131,6 +133,7 @@ export async function writeCacheFolder(dir: string, key: string, files: Iterable
   writeFileSync(`${tmp}/.entry.json`, JSON.stringify({ magic: MAGIC, key, files: entries, ...(info ? { info } : {}) }));
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
+  used.add(dir);
   return entries;
 }
 
@@ -149,6 +152,54 @@ function writeNew(path: string, bytes: Uint8Array): BigIntStats {
 /** A file's identity: an edit changes its times, a replacement its inode. */
 const statKey = identityOf;
 
+interface FolderIndex {
+  magic: string;
+  key: string;
+  files: { path: string; bytes: number; sha256: string; stat?: string }[];
+  info?: Header['info'];
+}
+
+/** The folder entries this build read, wrote or linked from. */
+const used = new Set<string>();
+
+/** Marks a folder entry as used by this build (one written on another thread and linked here). */
+export function usedCacheFolder(dir: string): void {
+  used.add(dir);
+}
+
+async function writeIndex(dir: string, index: FolderIndex): Promise<void> {
+  const tmp = `${dir}/.entry.json.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(index));
+  await rename(tmp, `${dir}/.entry.json`);
+}
+
+/**
+ * Once the build's own links and removals are done: each used entry's index takes the
+ * identities that these alone gave its files, so the next build need not hash them. A file
+ * moved by anything else keeps its old identity, and the next read hashes it.
+ */
+export async function recordOwnChanges(): Promise<void> {
+  await ownChangesKnown();
+  for (const dir of used) {
+    let index: FolderIndex;
+    try {
+      index = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8')) as FolderIndex;
+    } catch {
+      continue;
+    }
+    let moved = false;
+    for (const f of index.files ?? []) {
+      if (f.stat === undefined) continue;
+      const st = statSync(`${dir}/${f.path}`, { bigint: true, throwIfNoEntry: false });
+      if (!st || statKey(st) === f.stat || !movedOnlyByThisBuild(f.stat, st)) continue;
+      f.stat = statKey(st);
+      moved = true;
+    }
+    if (moved) await writeIndex(dir, index);
+  }
+  used.clear();
+}
+
 export interface FolderEntry {
   /** Each file: its path inside the entry, its absolute path, its length. */
   files: { path: string; file: string; bytes: number }[];
@@ -157,7 +208,7 @@ export interface FolderEntry {
 
 /** An intact folder entry; `null` when absent or damaged (reported and deleted). */
 export async function readCacheFolder(dir: string, key: string, warn: Warn): Promise<FolderEntry | null> {
-  let entry: { magic: string; key: string; files: { path: string; bytes: number; sha256: string; stat?: string }[]; info?: Header['info'] };
+  let entry: FolderIndex;
   try {
     entry = JSON.parse(await readFile(`${dir}/.entry.json`, 'utf8'));
   } catch (e) {
@@ -169,13 +220,21 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
   }
   if (entry.magic !== MAGIC || !Array.isArray(entry.files)) return discardFolder(dir, 'has no valid index', warn);
   if (entry.key !== key) return discardFolder(dir, 'was made from other inputs', warn);
+  used.add(dir);
   const out: FolderEntry['files'] = [];
   let restat = false;
+  let waited = false;
   for (const f of entry.files) {
     const file = `${dir}/${f.path}`;
-    // The same file as written, untouched since: its content is the one hashed then.
-    const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-    if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && statKey(st) === f.stat) {
+    let st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    if (st && f.stat !== undefined && statKey(st) !== f.stat && !waited) {
+      // Maybe a removal of this build's still under way: its moves first.
+      await ownChangesKnown();
+      waited = true;
+      st = statSync(file, { bigint: true, throwIfNoEntry: false });
+    }
+    // The same file as written, untouched since but by this build: its content is the one hashed then.
+    if (st && f.stat !== undefined && st.size === BigInt(f.bytes) && (statKey(st) === f.stat || movedOnlyByThisBuild(f.stat, st))) {
       rememberDigest(st, f.sha256);
       out.push({ path: f.path, file, bytes: f.bytes });
       continue;
@@ -196,11 +255,7 @@ export async function readCacheFolder(dir: string, key: string, warn: Warn): Pro
       restat = true;
     }
   }
-  if (restat) {
-    const tmp = `${dir}/.entry.json.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify(entry));
-    await rename(tmp, `${dir}/.entry.json`);
-  }
+  if (restat) await writeIndex(dir, entry);
   return { files: out, info: entry.info ?? {} };
 }
 

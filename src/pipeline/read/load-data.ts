@@ -125,10 +125,10 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
   const parsing: Promise<void>[] = [];
   const newest = months.length - 1;
   let ahead: Promise<void> | null = null;
-  const parseOne = async ({ i, key }: { i: number; key: string | null }) => {
+  const parseOne = async ({ i, key }: { i: number; key: string | null }, on: WorkerPool | null = pool) => {
     const f = months[i]!;
     const job: MonthJob = { path: f.path, display: f.display, month: f.month, lookups, store: key ? { path: key, key: contentKey[i]! } : null };
-    const parsed = await (pool ? pool.run(job) : runMonthJob(job));
+    const parsed = await (on ? on.run(job) : runMonthJob(job));
     if (parsed.issues.length) {
       all.push(...parsed.issues);
       truncated ||= parsed.truncated;
@@ -146,14 +146,33 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
     p.catch(() => {});
     parsing.push(p);
   };
+  /** Month `i`'s cache entry and, when it is there and intact, its header: looked up once. */
+  const looked: Promise<{ entry: { path: string; key: string }; head: Awaited<ReturnType<typeof peekCacheEntry>> }>[] = [];
+  const look = (i: number, cacheDir: string) =>
+    (looked[i] ??= (async () => {
+      const entry = parsedMonthEntry(cacheDir, months[i]!.month, lookupsKey, await readFile(months[i]!.path));
+      return { entry, head: await peekCacheEntry(entry.path, entry.key, log) };
+    })());
   try {
+    // A monthly build (the newest month new, the one before it cached): the newest month is
+    // looked up first and parsed on a worker of its own while the other months are looked up
+    // and the cached ones scored; its columns, and `ready`, wait for it.
+    if (opts.cacheDir && newest > 0 && most > 1) {
+      const last = await look(newest, opts.cacheDir);
+      if (!last.head && (await look(newest - 1, opts.cacheDir)).head) {
+        contentKey[newest] = last.entry.key;
+        const own = parserPool(1, [months[newest]!.path]);
+        ahead = parseOne({ i: newest, key: last.entry.path }, own).finally(() => own.close());
+        ahead.catch(() => {}); // awaited below or through `ready`
+      }
+    }
     // Each month to parse goes to the workers as soon as it is known: hashing and parsing overlap.
     for (const [i, f] of months.entries()) {
+      if (ahead && i === newest) break;
       let key: string | null = null;
       if (opts.cacheDir) {
-        const entry = parsedMonthEntry(opts.cacheDir, f.month, lookupsKey, await readFile(f.path));
+        const { entry, head } = await look(i, opts.cacheDir);
         contentKey[i] = entry.key;
-        const head = await peekCacheEntry(entry.path, entry.key, log);
         if (head) {
           cachePaths[i] = entry.path;
           cacheHits++;
@@ -167,7 +186,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       else if (!held) held = job;
       else {
         // No more workers than months left from the first to parse onwards.
-        const size = Math.min(most, months.length - held.i);
+        const size = Math.min(most, (ahead ? newest : months.length) - held.i);
         if (size > 1) {
           pool = parserPool(size, months.slice(held.i).map((m) => m.path));
           start(held);
@@ -179,19 +198,13 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
         held = null;
       }
     }
-    // A monthly build (only the newest month new): it is parsed on a worker of its own while
-    // the build scores the cached months; its columns, and `ready`, wait for it.
-    if (held && held.i === newest && newest > 0 && cacheHits === newest && most > 1) {
-      const own = (pool = parserPool(1, [months[newest]!.path]));
-      ahead = parseOne(held).finally(() => own.close());
-      pool = null;
-      held = null;
-    }
     if (held) await parseOne(held);
     await Promise.all(parsing);
   } finally {
     await pool?.close();
   }
+  // The other months' problems wait for the newest month's, so that the list is the same either way.
+  if (ahead && all.length) await ahead;
   const check = () => {
     if (!all.length) return;
     all.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));

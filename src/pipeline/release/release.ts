@@ -6,6 +6,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { mkdir, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { noteOwnChanges } from '../cache/own-changes.ts';
 import { removeTrees } from './remove-trees.ts';
 
 /** Where the builds behind `outDir` live: a hidden sibling folder. */
@@ -71,7 +72,10 @@ export async function prune(outDir: string, keep: Set<string>): Promise<void> {
     if (!entry.endsWith('-legacy') && pid !== process.pid && alive(pid)) continue;
     gone.push(join(dir, entry));
   }
-  await removeTrees(gone);
+  // Known before they settle: a cache entry read meanwhile waits for them (own-changes.ts).
+  const removed = removeTrees(gone);
+  noteOwnChanges(removed);
+  await removed;
   const parent = dirname(outDir);
   const prefix = `.${basename(outDir)}.link-`;
   for (const entry of await readdir(parent).catch(() => [] as string[])) {

@@ -1,10 +1,11 @@
 /**
  * The releases behind the live one are removed on a thread of their own (remove-trees.ts):
- * the folders are gone, missing ones are fine, a failure is reported, and no request of the
+ * the folders are gone, missing ones are fine, a failure is reported, a file other links keep
+ * has the move of its change time reported (own-changes.ts), and no request of the
  * removal goes through this thread's file system calls on libuv's pool, where a release's
  * ~70,000 of them held back the build's own reads.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,18 @@ describe('removeTrees', () => {
     expect(existsSync(link)).toBe(false);
     expect(existsSync(withLinks)).toBe(false);
     expect(readdirSync(kept, { recursive: true }).length).toBe(before);
+  });
+
+  it("answers how the removal moved the change time of each file that other links keep", async () => {
+    const t = tree('shared', 1);
+    const kept = join(tmp, 'kept-link.json');
+    linkSync(join(t, 'd0', 'f0.json'), kept);
+    const before = statSync(kept, { bigint: true });
+    const moved = await removeTrees([t]);
+    const after = statSync(kept, { bigint: true });
+    expect(after.nlink).toBe(1n);
+    // only the file that another link keeps
+    expect(moved).toEqual([[`${before.dev}:${before.ino}`, String(before.ctimeNs), String(after.ctimeNs)]]);
   });
 
   it('removes a file given', async () => {

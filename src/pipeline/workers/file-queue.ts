@@ -4,6 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { execArgvWithoutLoaders } from './worker-bundle.ts';
+import { noteOwnChanges, type OwnChange } from '../cache/own-changes.ts';
 
 type Op = [file: string, content: Uint8Array | null, source?: string];
 
@@ -30,7 +31,8 @@ export class FileQueue {
   #marks: { id: number; wake: () => void }[] = [];
 
   constructor() {
-    this.#worker.on('message', ({ id, error }: { id: number; error?: string }) => {
+    this.#worker.on('message', ({ id, moved, error }: { id: number; moved: OwnChange[]; error?: string }) => {
+      noteOwnChanges(moved);
       this.#queuedBytes -= this.#pending.get(id) ?? 0;
       this.#pending.delete(id);
       if (error) this.#error ??= new Error(`writing the output: ${error}`);

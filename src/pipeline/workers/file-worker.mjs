@@ -1,9 +1,12 @@
 // Worker entry of file-queue.ts, plain JavaScript so it starts at once: writes files and makes
-// hard links, a batch per message, answering each with its id (and the first error, if any).
-import { copyFileSync, linkSync, writeFileSync } from 'node:fs';
+// hard links, a batch per message, answering each with its id, the links' moves of their
+// sources (link-file.mjs) and the first error, if any.
+import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
+import { linkFile } from './link-file.mjs';
 
 parentPort.on('message', ({ id, ops }) => {
+  const moved = [];
   try {
     // op: [file, bytes] writes the file; [file, null, source] links (or copies) source there.
     for (const [file, content, source] of ops) {
@@ -11,15 +14,11 @@ parentPort.on('message', ({ id, ops }) => {
         writeFileSync(file, content);
         continue;
       }
-      try {
-        linkSync(source, file);
-      } catch (e) {
-        if (e.code !== 'EXDEV' && e.code !== 'EPERM') throw e;
-        copyFileSync(source, file);
-      }
+      const move = linkFile(source, file);
+      if (move) moved.push(move);
     }
-    parentPort.postMessage({ id });
+    parentPort.postMessage({ id, moved });
   } catch (e) {
-    parentPort.postMessage({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    parentPort.postMessage({ id, moved, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   }
 });

@@ -45,7 +45,8 @@ export interface MonthJobResult {
   views?: Written;
 }
 export interface Written {
-  files: { path: string; bytes: number }[];
+  /** Written to a cache entry: each file's SHA-256 and identity too, for the ledger (known-digests.ts). */
+  files: { path: string; bytes: number; sha256?: string; stat?: string }[];
 }
 export type BoardsInfo = CsvFacts & { boards: number };
 
@@ -133,7 +134,7 @@ export class RecordShards {
 }
 
 async function put(target: Target, files: Iterable<[string, Uint8Array]>, info?: BoardsInfo): Promise<Written> {
-  if ('cache' in target) return { files: (await writeCacheFolder(target.cache.path, target.cache.key, files, info)).map(({ path, bytes }) => ({ path, bytes })) };
+  if ('cache' in target) return { files: await writeCacheFolder(target.cache.path, target.cache.key, files, info) };
   const out = new JsonWriter(target.out);
   const written: Written['files'] = [];
   for (const [path, bytes] of files) {

@@ -1,6 +1,8 @@
-import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { noteOwnChanges } from '../cache/own-changes.ts';
 import type { FileQueue } from '../workers/file-queue.ts';
+import { linkFile } from '../workers/link-file.mjs';
 
 const utf8 = new TextEncoder();
 
@@ -35,17 +37,10 @@ export class JsonWriter {
   /** Puts an existing (cached) file at `path`: a hard link (files are never written in place), else a copy. */
   linkFrom(path: string, source: string, bytes: number): void {
     const full = this.#target(path);
-    if (this.queue) {
-      this.queue.link(full, source);
-      this.files++;
-      this.bytes += bytes;
-      return;
-    }
-    try {
-      linkSync(source, full);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EXDEV' && (e as NodeJS.ErrnoException).code !== 'EPERM') throw e;
-      copyFileSync(source, full);
+    if (this.queue) this.queue.link(full, source);
+    else {
+      const move = linkFile(source, full);
+      if (move) noteOwnChanges([move]);
     }
     this.files++;
     this.bytes += bytes;

@@ -8,11 +8,12 @@
 import type { SiteInput } from '../../core/views/build-views.ts';
 import type { MetaView } from '../../core/views/layout.ts';
 import type { PackedDetails } from '../../core/score.ts';
-import { hasCacheFolder, readCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
+import { hasCacheFolder, readCacheFolder, usedCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
 import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '../cache/caches.ts';
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from '../read/load-data.ts';
-import { jobTransfer, runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target } from './month-files.ts';
+import { jobTransfer, runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target, type Written } from './month-files.ts';
+import { rememberDigestOf } from '../release/known-digests.ts';
 import { collectGarbage } from '../workers/gc.ts';
 import { WorkerPool, defaultWorkers } from '../workers/worker-pool.ts';
 import type { JsonWriter } from './write-json.ts';
@@ -142,10 +143,14 @@ export async function writeMonths(opts: {
 }
 
 /** A job's files: linked from the cache entry they were written to, or just counted. */
-function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: { path: string; bytes: number }[]): void {
-  for (const { path, bytes } of files) {
-    if (ref) out.linkFrom(path, `${ref.path}/${path}`, bytes);
-    else out.count(bytes);
+function placeFiles(out: JsonWriter, ref: CacheEntryRef | null, files: Written['files']): void {
+  if (ref) usedCacheFolder(ref.path);
+  for (const { path, bytes, sha256, stat } of files) {
+    if (!ref) out.count(bytes);
+    else {
+      out.linkFrom(path, `${ref.path}/${path}`, bytes);
+      if (sha256 && stat) rememberDigestOf(stat, sha256);
+    }
   }
 }
 
