@@ -302,33 +302,4 @@ describe.skipIf(!hasChromium)('the site in Chromium', () => {
       await context.close();
       expect(errors).toEqual([]);
     });
-
-  it('axe finds no violation on the home page, the docs, a leaderboard page and two profiles, at 390 and 1280 px, light and dark; nothing overflows', async () => {
-    const axe = readFileSync(join(import.meta.dirname, '..', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-    const other = Object.keys(JSON.parse(readFileSync(join(await buildSite(), 'views/meta.json'), 'utf8')).boards[meta.month] ?? {}).length;
-    expect(other).toBeGreaterThan(0);
-    const pages = ['/', '/api-docs/', `/leaderboards/${meta.examples.country}/all/`, `/company/${meta.examples.company}/`, `/company/${meta.examples.compare[1]}/`];
-    const found: string[] = [];
-    for (const colorScheme of ['light', 'dark'] as const)
-      for (const width of [390, 1280]) {
-        const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme });
-        const page = watch(await context.newPage());
-        for (const path of pages) {
-          await page.goto(`${server.url}${path}`);
-          const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
-          expect(background, `${colorScheme} ${path}`).toBe(colorScheme === 'dark' ? 'rgb(20, 23, 28)' : 'rgb(255, 255, 255)');
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          if (overflow > 0) found.push(`${colorScheme} ${width}px ${path}: ${overflow}px of horizontal overflow`);
-          await page.addScriptTag({ content: axe });
-          const result = (await page.evaluate(async () => {
-            const r = await (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run({ resultTypes: ['violations'] });
-            return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-          })) as string[];
-          for (const v of result) found.push(`${colorScheme} ${width}px ${path}: ${v}`);
-          if (path === pages[3]) await page.screenshot({ path: join(SHOTS, `profile-${colorScheme}-${width}.png`), fullPage: false });
-        }
-        await context.close();
-      }
-    expect(found).toEqual([]);
-  });
 });

@@ -16,6 +16,7 @@ import { searchRankings } from '../src/core/views/build-views.ts';
 import { shapeSite, shapeView, type RecordShard, type RecordTables } from '../src/core/views/companies.ts';
 import type { CompanyView, MetaView, SearchRankingsView } from '../src/core/views/layout.ts';
 import { shardOf } from '../src/core/views/layout.ts';
+import { sampleData } from './lib/sample-data.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
@@ -80,9 +81,8 @@ describe('past month company files', () => {
   });
 
   it("store the current month's records as the next build's past month: the bytes its views job makes, on the month workers and in the build's thread", { timeout: 180_000 }, async () => {
-    // The sample data: several months, so the stored month has a history of earlier months.
-    const data = join(tmp, 'data');
-    cpSync(join(root, 'data'), data, { recursive: true });
+    // Four months of the sample data: the stored month has a history of earlier months.
+    const data = sampleData(join(tmp, 'data'), 4);
     const mentions = join(data, 'mentions');
     const files = readdirSync(mentions).filter((f) => /\.csv(\.gz)?$/.test(f)).sort();
     expect(files.length).toBeGreaterThan(3);

@@ -2,17 +2,16 @@
  * The build's order with the compiled pages in the cache (src/pipeline/run-build.ts,
  * build-pages.ts): the page workers start on the profiles once the current company views
  * and meta.json are written, take the leaderboards once those are, and render beside the
- * rest of the views step. The output must be the one of a build that renders the pages after the
- * whole JSON tree (the shared sample build: no cache, Astro's compile), file for file and
- * byte for byte, and the build's report must count the same files and bytes. Without the
- * compiled pages in the cache, Astro compiles them beside the views step.
+ * rest of the views step. The output must be the one of the shared sample build (an empty
+ * cache: Astro compiles the pages), file for file and byte for byte. Without the compiled
+ * pages in the cache (the shared build's log), Astro compiles them beside the views step.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, buildSite } from './lib/build-once.ts';
+import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, sharedBuild } from './lib/build-once.ts';
 import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 
 let dist: string;
@@ -41,13 +40,14 @@ function build(env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 beforeAll(async () => {
-  dist = await buildSite();
+  const shared = await sharedBuild();
+  dist = shared.dist;
   tmp = mkdtempSync(join(tmpdir(), 'evi-order-'));
-  // The build writes the ledger into its data folder: a copy.
+  // The build writes the ledger into its data folder, and its cache entries: copies.
   cpSync(DATA_DIR, join(tmp, 'data'), { recursive: true });
-  const env = { EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') };
-  // The first compiles the pages and stores them; the second renders from the cache.
-  logs.push(await build(env), await build(env));
+  cpSync(shared.cache, join(tmp, 'cache'), { recursive: true });
+  // The shared build compiled the pages and stored them; this one renders from the cache.
+  logs.push(shared.log, await build({ EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') }));
 }, 600_000);
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

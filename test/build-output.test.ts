@@ -1,6 +1,8 @@
 /**
- * The build as the operator runs it (`npm run build`: BUILD_NODE_ARGS, pages included):
- * reproducible to the byte, atomic on failure, incremental through the cache.
+ * The build as the operator runs it (`npm run build`: BUILD_NODE_ARGS): reproducible to the
+ * byte, atomic on failure, incremental through the cache. The JSON tree only (EVI_PAGES=0):
+ * the pages' bytes are held to the same by test/build-order.test.ts (a build with the
+ * compiled pages from the cache against the shared build) and test/page-workers.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,7 +22,7 @@ async function build(env: Record<string, string>) {
   try {
     const r = await run(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: root,
-      env: { ...process.env, SOURCE_DATE_EPOCH: '1790000000', SITE_URL: 'https://evi.example', ...env },
+      env: { ...process.env, SOURCE_DATE_EPOCH: '1790000000', SITE_URL: 'https://evi.example', EVI_PAGES: '0', ...env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stderr: r.stderr };
@@ -56,7 +58,7 @@ describe('build output', () => {
     const tb = tree(join(tmp, 'b'));
     expect([...ta.keys()].sort()).toEqual([...tb.keys()].sort());
     for (const [k, v] of ta) expect(v.equals(tb.get(k)!), k).toBe(true);
-    expect(ta.has('index.html') && ta.has('api/v1/index.json') && ta.has('views/meta.json')).toBe(true);
+    expect(ta.has('api/v1/index.json') && ta.has('views/meta.json')).toBe(true);
     // SOURCE_DATE_EPOCH 1790000000 is 2026-09-21.
     expect(JSON.parse(ta.get('api/v1/health.json')!.toString()).lastUpdated).toBe('2026-09-21');
   });
@@ -102,7 +104,7 @@ describe('build output', () => {
 
   it('never uses a truncated or edited cache entry: each is reported in one warning line and computed again', async () => {
     const cache = join(tmp, 'cache-d');
-    const first = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    const first = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache });
     expect(first.code, first.stderr).toBe(0);
     const entries = readdirSync(cache);
     const parsed = entries.find((n) => /^2026-02-[0-9a-f]{32}\.bin$/.test(n))!;
@@ -133,7 +135,7 @@ describe('build output', () => {
     const boardText = readFileSync(join(boardDir, board), 'utf8');
     writeFileSync(join(boardDir, board), boardText.replace(/"previousMonth":"2026-02"/, '"previousMonth":"2026-01"'));
     expect(readFileSync(join(boardDir, board), 'utf8')).not.toBe(boardText);
-    const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    const again = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/SyntaxError|\n\s+at /);
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${parsed} is \\d+ bytes long instead of \\d+ \\(truncated\\?\\); it is computed again`));
@@ -141,13 +143,13 @@ describe('build output', () => {
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${views} has months/2026-02/companies/${shard} not matching its digest \\(edited or damaged\\); it is computed again`));
     expect(again.stderr).toMatch(new RegExp(`warning: cache entry ${boards} has views/rankings/2026-03/us/${board} not matching its digest \\(edited or damaged\\); it is computed again`));
     expect(again.stderr.match(/warning: cache entry/g)).toHaveLength(4);
-    const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'e'), EVI_CACHE_DIR: 'off', EVI_PAGES: '0' });
+    const fresh = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'e'), EVI_CACHE_DIR: 'off' });
     const td = tree(join(tmp, 'd'));
     const te = tree(join(tmp, 'e'));
     expect([...td.keys()].sort()).toEqual([...te.keys()].sort());
     for (const [k, v] of td) expect(v.equals(te.get(k)!), k).toBe(true);
     // And the entries were written again, intact: a third build warns about nothing.
-    const third = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache, EVI_PAGES: '0' });
+    const third = await build({ EVI_DATA_DIR: data, EVI_OUT_DIR: join(tmp, 'd'), EVI_CACHE_DIR: cache });
     expect(third.stderr).not.toMatch(/warning/);
   });
 });

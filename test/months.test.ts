@@ -14,6 +14,7 @@ import type { Handler } from '../src/api/index.ts';
 import { runBuild } from '../src/pipeline/run-build.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
+import { sampleData } from './lib/sample-data.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
@@ -56,7 +57,8 @@ function dated(text: string, date: string): string {
 
 for (const [label, dataDir, keep] of [
   ['hand-made fixture', join(root, 'test/fixtures/basic'), 1],
-  ['sample data', join(root, 'data'), 4],
+  // Five months of the sample data, the third one past in the full build.
+  ['sample data', sampleData(join(tmp, 'sample'), 5), 3],
 ] as const) {
   describe(`a past month answers as it did when it was current (${label})`, () => {
     let full: { handle: Handler; meta: MetaView };

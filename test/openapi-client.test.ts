@@ -23,7 +23,12 @@ describe('typed client', () => {
     execFileSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(dir, 'openapi.json'), '-o', join(dir, 'api.d.ts')], { stdio: 'pipe' });
     // What a client author writes against the generated types (kept as text: it only compiles beside them).
     copyFileSync(join(root, 'test/fixtures/openapi-client/use.ts.txt'), join(dir, 'use.ts'));
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: false }, files: ['use.ts'] }));
+    // The generated declarations checked too (skipLibCheck off); TypeScript's own lib and the
+    // project's @types packages, which a client author's project does not have, left out.
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: false, skipDefaultLibCheck: true, types: [] }, files: ['use.ts'] }),
+    );
     let out = '';
     try {
       execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });

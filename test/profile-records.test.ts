@@ -6,33 +6,29 @@
  * must shape to the same view as the record in memory, whatever the registry's names
  * hold; and what search keeps of a record is what it keeps of the view.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadData, type LoadedData } from '../src/pipeline/read/load-data.ts';
 import { historyOnly } from '../src/pipeline/write/month-files.ts';
-import { runBuild } from '../src/pipeline/run-build.ts';
 import type { Registry } from '../src/core/registry.ts';
 import { scoreMonth, universes, type MonthResult } from '../src/core/score.ts';
 import { companyRecords, companyViews, HistoryLists, identityOf, searchRankingOfRecord, shapeSite, shapeView, type RecordTables } from '../src/core/views/companies.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
 import { searchRankingOf } from '../src/core/views/search-views.ts';
 import type { SiteInput } from '../src/core/views/site-input.ts';
+import { DATA_DIR, ROOT, buildSite } from './lib/build-once.ts';
 
-const root = resolve(import.meta.dirname, '..');
-const tmp = mkdtempSync(join(tmpdir(), 'evi-records-'));
 let data: LoadedData;
 let meta: MetaView;
 let results: MonthResult[];
 const detailed: MonthResult[] = [];
 
 beforeAll(async () => {
-  const out = join(tmp, 'dist');
-  await runBuild({ root, dataDir: join(root, 'data'), outDir: out, cacheDir: null, siteUrl: 'https://evi.example', pages: false, workers: 1 });
-  meta = JSON.parse(readFileSync(join(out, 'views/meta.json'), 'utf8')) as MetaView;
-  data = await loadData({ dataDir: join(root, 'data'), cacheDir: null, root, workers: 1 });
+  // The site of the shared build of the same data.
+  meta = JSON.parse(readFileSync(join(await buildSite(), 'views/meta.json'), 'utf8')) as MetaView;
+  data = await loadData({ dataDir: DATA_DIR, cacheDir: null, root: ROOT, workers: 1 });
   const pools = universes(data.registry);
   results = [];
   for (let i = 0; i < data.months.length; i++) {
@@ -41,8 +37,7 @@ beforeAll(async () => {
     results.push(historyOnly(scoreMonth(data.registry, agg, pools, false)));
     detailed.push(scoreMonth(data.registry, agg, pools, true));
   }
-}, 120_000);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+}, 600_000);
 
 /** Month i's input as a views job has it: the months before it (history form) and month i with its board details. */
 const inputOf = (i: number, registry: Registry = data.registry): SiteInput => ({ registry, results: [...results.slice(0, i), detailed[i]!] }) as SiteInput;

@@ -12,14 +12,17 @@ import { monthRecord } from '../src/pipeline/release/ledger.ts';
 import { loadData } from '../src/pipeline/read/load-data.ts';
 import { scoreMonths } from '../src/pipeline/score/score-months.ts';
 import { storeMonthResult, universes } from '../src/core/score.ts';
+import { sampleData } from './lib/sample-data.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tmp = mkdtempSync(join(tmpdir(), 'evi-score-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+/** Four months of the sample data: three past months and the current one. */
+const sample = sampleData(join(tmp, 'sample'), 4);
 
-/** Every month scored from the sample data through `cacheDir`: the stored form, the stats, whether cached, whether it carries board details. */
+/** Every month scored from the sample through `cacheDir`: the stored form, the stats, whether cached, whether it carries board details. */
 async function score(cacheDir: string, workers: number) {
-  const data = await loadData({ dataDir: join(root, 'data'), cacheDir, root, workers: 1, log: () => {} });
+  const data = await loadData({ dataDir: sample, cacheDir, root, workers: 1, log: () => {} });
   const out = [];
   // poolMinBytes 0: the pool even for the sample data's small months
   for await (const s of scoreMonths(data, universes(data.registry), cacheDir, () => {}, workers, 0)) {

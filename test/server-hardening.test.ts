@@ -268,10 +268,10 @@ describe('rate limiter: one client per IPv4 address or IPv6 /64, a bounded table
     expect(clientKey('1.2.3.4')).not.toBe(clientKey('1.2.3.5'));
   });
 
-  it('600,000 distinct addresses of one /64 count as ONE client', () => {
+  it('60,000 distinct addresses of one /64 count as ONE client', () => {
     const limiter = new RateLimiter({ limit: 60, now: () => 1_000_000 });
     let allowed = 0;
-    for (let i = 0; i < 600_000; i++) {
+    for (let i = 0; i < 60_000; i++) {
       const spelling = i % 3 === 0 ? '2001:0DB8:00AB:0001' : i % 3 === 1 ? '2001:db8:ab:1' : '2001:db8:AB:01';
       if (limiter.check(`${spelling}:${hex(i >>> 16)}:${hex(i & 0xffff)}:${hex(i % 7)}:${hex(i % 65_521)}`).allowed) allowed++;
     }
@@ -279,17 +279,17 @@ describe('rate limiter: one client per IPv4 address or IPv6 /64, a bounded table
     expect(allowed).toBe(60);
   });
 
-  it('600,000 distinct /64s keep the table at its bound, the oldest forgotten first', () => {
-    const limiter = new RateLimiter({ limit: 60, maxClients: 100_000, now: () => 1_000_000 });
-    for (let i = 0; i < 600_000; i++) {
+  it('60,000 distinct /64s keep the table at its bound, the oldest forgotten first', () => {
+    const limiter = new RateLimiter({ limit: 60, maxClients: 10_000, now: () => 1_000_000 });
+    for (let i = 0; i < 60_000; i++) {
       limiter.check(`2001:db8:${hex(i >>> 16)}:${hex(i & 0xffff)}::1`);
-      if (i % 100_000 === 99_999) expect(limiter.size).toBe(100_000);
+      if (i % 10_000 === 9_999) expect(limiter.size).toBe(10_000);
     }
-    expect(limiter.size).toBe(100_000);
+    expect(limiter.size).toBe(10_000);
     // The newest client is remembered (1 of 60 used), the first one was evicted (fresh again).
-    const last = 599_999;
+    const last = 59_999;
     expect(limiter.check(`2001:db8:${hex(last >>> 16)}:${hex(last & 0xffff)}::2`).remaining).toBe(58);
     expect(limiter.check('2001:db8:0:0::2').remaining).toBe(59);
-    expect(limiter.size).toBe(100_000);
+    expect(limiter.size).toBe(10_000);
   });
 });

@@ -1,10 +1,15 @@
 /**
  * The Worker under workerd (Miniflare 4 in-process, offline) over the real built
  * dist/ as its static assets, configured from wrangler.toml: the shared API suite,
- * then routing of assets and failure isolation.
+ * routing of assets and failure isolation, the MCP endpoint through the SDK's Client over
+ * Streamable HTTP (every tool answers exactly the JSON the Worker's API answers), and the
+ * rate limit.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Miniflare } from 'miniflare';
 import type { RequestInit as MiniflareRequestInit } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +34,10 @@ async function start(directory: string, options?: { rateLimits?: boolean }): Pro
   return mf;
 }
 
+/** The Worker over the built site, as wrangler.toml configures it without the rate limit: one for the suites that read it only. */
+let plain: Promise<Miniflare> | undefined;
+const worker = () => (plain ??= start(dist));
+
 const BASE = 'http://localhost';
 const call = async (mf: Miniflare, path: string, init?: RequestInit) =>
   (await mf.dispatchFetch(`${BASE}${path}`, init as MiniflareRequestInit)) as unknown as Response;
@@ -44,7 +53,7 @@ afterAll(async () => {
 describe('Worker under workerd: API contract', () => {
   let mf: Miniflare;
   beforeAll(async () => {
-    mf = await start(dist);
+    mf = await worker();
   }, 60_000);
   apiSuite(() => ({
     fetch: (path, init) => call(mf, path, init),
@@ -55,7 +64,7 @@ describe('Worker under workerd: API contract', () => {
 describe('Worker under workerd: routing and failures', () => {
   let mf: Miniflare;
   beforeAll(async () => {
-    mf = await start(dist);
+    mf = await worker();
   }, 60_000);
 
   it('wrangler.toml routes /api, /api/*, /mcp, the search results page and the profiles to the worker first, assets otherwise', async () => {
@@ -97,19 +106,56 @@ describe('Worker under workerd: routing and failures', () => {
   }, 60_000);
 });
 
-describe('Worker under workerd: MCP over Streamable HTTP', () => {
-  it('answers initialize and tools/call at /mcp with the API JSON as structured content', async () => {
-    const mf = await start(dist);
-    const rpc = async (body: unknown) => {
-      const res = await call(mf, '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
-      expect(res.status).toBe(200);
-      return (await res.json()) as { result: Record<string, unknown> };
-    };
-    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-    expect((init.result.serverInfo as { name: string }).name).toBe('employer-visibility-index');
-    const out = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_health', arguments: {} } });
-    const health = await (await call(mf, '/api/v1/health')).json();
-    expect(out.result.structuredContent).toEqual(health);
+describe('MCP over Streamable HTTP at /mcp on the Worker', () => {
+  let mf: Miniflare;
+  let client: Client;
+  let meta: MetaView;
+  const workerFetch = async (url: string | URL, init?: RequestInit) => call(mf, new URL(url).pathname + new URL(url).search, init);
+
+  beforeAll(async () => {
+    mf = await worker();
+    meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
+    client = new Client({ name: 'evi-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), { fetch: workerFetch }));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('names itself and lists the eight read-only tools', async () => {
+    expect(client.getServerVersion()?.name).toBe('employer-visibility-index');
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(8);
+    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("answers every tool with the Worker API's JSON", async () => {
+    const ex = meta.examples;
+    const calls: [string, Record<string, unknown>, string][] = [
+      ['get_index', {}, '/api/v1'],
+      ['search_companies', { q: ex.search, limit: 3 }, `/api/v1/search?q=${encodeURIComponent(ex.search)}&limit=3`],
+      ['get_company', { slug: ex.company }, `/api/v1/company/${ex.company}`],
+      ['get_rankings', { industry: ex.industry, country: ex.country, limit: 5 }, `/api/v1/rankings?industry=${ex.industry}&country=${ex.country}&limit=5`],
+      ['get_leaders', { industry: ex.industry, country: ex.country, limit: 3 }, `/api/v1/rankings/${ex.industry}/${ex.country}?limit=3`],
+      ['compare_companies', { companies: ex.compare.join(',') }, `/api/v1/compare?companies=${ex.compare.join(',')}`],
+      ['get_changelog', {}, '/api/v1/changelog'],
+      ['get_health', {}, '/api/v1/health'],
+    ];
+    for (const [name, args, path] of calls) {
+      const res = await call(mf, path);
+      expect(res.status, path).toBe(200);
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(result.isError ?? false, name).toBe(false);
+      expect(result.structuredContent, name).toEqual(await res.json());
+    }
+  });
+
+  it("gives the API's message as a tool error", async () => {
+    const res = await call(mf, '/api/v1/company/no-such-company-anywhere');
+    const body = (await res.json()) as { message: string };
+    const result = (await client.callTool({ name: 'get_company', arguments: { slug: 'no-such-company-anywhere' } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.type === 'text' && result.content[0].text.startsWith(body.message)).toBe(true);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Builds the site once for the whole test run, as `npm run build` would, into a
- * temporary folder. Test files run in separate workers of one vitest process, so
- * the build is shared between them through a folder keyed by that process and by
- * the inputs' modification times, guarded by a lock folder.
+ * temporary folder, with a build cache of its own beside it. Test files run in separate
+ * workers of one vitest process, so the build is shared between them through a folder
+ * keyed by that process and by the inputs' modification times, guarded by a lock folder.
+ * Tests read the build, its log and its cache; none writes to them.
  *
  * The folder is inside the project (`.cache/test-site/`, ignored by git): Astro
  * puts the server chunks of a build whose outDir lies outside the working
@@ -10,10 +11,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { BUILD_NODE_ARGS } from '../../src/pipeline/workers/build-command.ts';
-import { reportPath } from '../../src/pipeline/write/report.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** The base of every absolute URL in the build; tests serve it on any port and compare by path. */
@@ -26,11 +26,12 @@ const INPUTS = ['src', 'scripts', 'astro.config.mjs', 'package-lock.json'];
 const BUILDS = join(ROOT, '.cache', 'test-site');
 const WAIT_MS = 280_000;
 
+/** The newest modification time of the files under `path` (folders' own times left out: a test's scratch folder beside them changes those). */
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;
-  let max = st.mtimeMs;
+  let max = 0;
   for (const e of readdirSync(path)) if (e !== 'node_modules') max = Math.max(max, newestMtime(join(path, e)));
   return max;
 }
@@ -44,27 +45,45 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The shared build's output folder, the log it printed (stderr) and its build cache. */
+export interface SharedBuild {
+  dist: string;
+  log: string;
+  cache: string;
+}
+
+const cacheOf = (dir: string) => `${dir}.cache`;
+const logOf = (dir: string) => `${dir}.log`;
+
+/** Builds into `outDir`; its log is written last, once the whole site is in place. */
 function run(outDir: string): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: ROOT,
-      env: { ...process.env, EVI_DATA_DIR: DATA_DIR, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: 'off', SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1' },
+      env: { ...process.env, EVI_DATA_DIR: DATA_DIR, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheOf(outDir), SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let log = '';
-    child.stdout.on('data', (b: Buffer) => (log += b));
-    child.stderr.on('data', (b: Buffer) => (log += b));
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b));
+    child.stderr.on('data', (b: Buffer) => (err += b));
     child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done() : fail(new Error(`build failed (exit ${code}):\n${log.slice(-4000)}`))));
+    child.on('close', (code) => {
+      if (code !== 0) return fail(new Error(`build failed (exit ${code}):\n${(out + err).slice(-4000)}`));
+      writeFileSync(`${logOf(outDir)}.part`, err);
+      renameSync(`${logOf(outDir)}.part`, logOf(outDir));
+      done();
+    });
   });
 }
 
 /** Shared builds of earlier runs (an hour old) are removed on the way. */
 function sweep(except: string): void {
   const hourAgo = Date.now() - 3_600_000;
+  const key = basename(except);
   for (const e of readdirSync(BUILDS)) {
+    if (e.startsWith(key) || e.startsWith(`.${key}`)) continue;
     const p = join(BUILDS, e);
-    if (p === except || p === `${except}.lock` || p === reportPath(except)) continue;
     try {
       if (statSync(p).mtimeMs < hourAgo) rmSync(p, { recursive: true, force: true });
     } catch {
@@ -73,7 +92,7 @@ function sweep(except: string): void {
   }
 }
 
-async function buildShared(): Promise<string> {
+async function buildShared(): Promise<SharedBuild> {
   const key = createHash('sha256')
     .update(`${process.ppid}|${DATA_DIR}|${INPUTS.map((p) => newestMtime(join(ROOT, p))).join(',')}|${newestMtime(DATA_DIR)}`)
     .digest('hex')
@@ -81,11 +100,11 @@ async function buildShared(): Promise<string> {
   mkdirSync(BUILDS, { recursive: true });
   const dir = join(BUILDS, key);
   const lock = `${dir}.lock`;
-  const complete = () => existsSync(reportPath(dir));
+  const complete = () => existsSync(logOf(dir));
+  const shared = (): SharedBuild => ({ dist: dir, log: readFileSync(logOf(dir), 'utf8'), cache: cacheOf(dir) });
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    // The build writes its report once the finished site is in place: a report means a whole site.
-    if (complete()) return dir;
+    if (complete()) return shared();
     try {
       mkdirSync(lock);
     } catch {
@@ -99,14 +118,23 @@ async function buildShared(): Promise<string> {
       writeFileSync(join(lock, 'pid'), String(process.pid));
       sweep(dir);
       if (!complete()) await run(dir);
-      return dir;
+      return shared();
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
   }
 }
 
-let pending: Promise<string> | undefined;
+let pending: Promise<SharedBuild> | undefined;
+
+/**
+ * The shared build (`dist` layout), its log and its cache, built at most once per test run.
+ * @example
+ * const { log } = await sharedBuild();
+ */
+export function sharedBuild(): Promise<SharedBuild> {
+  return (pending ??= buildShared());
+}
 
 /**
  * The built site's folder (`dist` layout), built at most once per test run.
@@ -114,6 +142,6 @@ let pending: Promise<string> | undefined;
  * const dist = await buildSite();
  * const meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8'));
  */
-export function buildSite(): Promise<string> {
-  return (pending ??= buildShared());
+export async function buildSite(): Promise<string> {
+  return (await sharedBuild()).dist;
 }

@@ -44,14 +44,24 @@ const aggregate: fc.Arbitrary<MonthAggregate> = fc.record({
   ),
 });
 
+/** Each sample month parsed in this thread: its file, its name and its aggregate. */
+let parsed: Promise<{ name: string; path: string; agg: MonthAggregate }[]> | undefined;
+const sampleMonths = () =>
+  (parsed ??= (async () => {
+    const lookups = await readLookups(data);
+    const months = [];
+    for (const name of readdirSync(join(data, 'mentions'))) {
+      const path = join(data, 'mentions', name);
+      months.push({ name, path, agg: (await parseMonthFile(path, name, name.slice(0, 7), lookups)).aggregate! });
+    }
+    return months;
+  })());
+
 describe('a parsed month as bytes', () => {
   it('gives back the very aggregate of each sample month', async () => {
-    const lookups = await readLookups(data);
-    const months = readdirSync(join(data, 'mentions'));
+    const months = await sampleMonths();
     expect(months.length).toBeGreaterThan(0);
-    for (const name of months) {
-      const parsed = await parseMonthFile(join(data, 'mentions', name), name, name.slice(0, 7), lookups);
-      const agg = parsed.aggregate!;
+    for (const { name, agg } of months) {
       expect(agg.contexts.length, name).toBeGreaterThan(0);
       same(unpackAggregate(packAggregate(agg)), agg);
     }
@@ -59,10 +69,7 @@ describe('a parsed month as bytes', () => {
 
   it("is written by the parser worker from the month's columns as the very bytes of its aggregate's", async () => {
     const lookups = await readLookups(data);
-    const months = readdirSync(join(data, 'mentions'));
-    for (const name of [...months, ...months]) {
-      const path = join(data, 'mentions', name);
-      const agg = (await parseMonthFile(path, name, name.slice(0, 7), lookups)).aggregate!;
+    for (const { name, path, agg } of await sampleMonths()) {
       const store = { path: join(tmp, `${name}.bin`), key: 'k' };
       const outcome = await runMonthJob({ path, display: name, month: name.slice(0, 7), lookups, store });
       expect(outcome, name).toMatchObject({ stored: true, aggregate: null, rows: agg.rows });

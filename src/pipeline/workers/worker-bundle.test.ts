@@ -52,7 +52,7 @@ describe('worker bundles', () => {
 
   it('leave the packages out of a bundle made with packages external, imported from node_modules as it runs', async () => {
     // The module and its bundles in a folder under the project, as the kept bundles are, so that a package's name resolves to node_modules.
-    const dir = fileURLToPath(new URL(`../../node_modules/.cache/evi-bundle-test-${process.pid}`, import.meta.url));
+    const dir = fileURLToPath(new URL(`../../../node_modules/.cache/evi-bundle-test-${process.pid}`, import.meta.url));
     try {
       const src = join(dir, 'src');
       mkdirSync(src, { recursive: true });
