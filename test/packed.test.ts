@@ -1,6 +1,7 @@
 /**
  * The packed layout: the shared test build, packed as a build past its file limit packs it
- * (small packs, so that each group has several), served by the Node server, the Worker under
+ * (small packs, so that each group has several; a small limit per file, so that the search
+ * index, the search rankings and the profiles download are split into parts), served by the Node server, the Worker under
  * workerd, Pages Functions and nginx. Each answers every endpoint and page as the Node server
  * answers them over the same build unpacked, and the files no longer grow with companies.
  */
@@ -16,13 +17,15 @@ import { startServer, type RunningServer } from '../src/adapters/node/index.ts';
 import { NGINX_BINARY } from '../src/adapters/node/nginx.ts';
 import { PACK_MANIFEST, type PackManifest } from '../src/core/views/packs.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
-import { MAX_FILE_BYTES, packSite } from '../src/pipeline/write/pack-site.ts';
+import { packSite } from '../src/pipeline/write/pack-site.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
 import { startPreview, type Preview } from './lib/preview.ts';
 import { bundleWorker, startWorker } from './lib/workerd.ts';
 
 const MAX_FILES = 2_000;
+/** Small enough to split the largest views and the profiles download of the test build. */
+const MAX_FILE_BYTES = 260 * 1024;
 let dist: string;
 let packed: string;
 let meta: MetaView;
@@ -41,7 +44,7 @@ beforeAll(async () => {
   packed = mkdtempSync(join(tmpdir(), 'evi-packed-'));
   // Hard links: packing unlinks the copies, never the shared build's files.
   execFileSync('cp', ['-al', `${dist}/.`, packed]);
-  packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024 });
+  packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024, maxFileBytes: MAX_FILE_BYTES, partBytes: 100 * 1024 });
   meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
   slugs = readdirSync(join(dist, 'views/company')).map((f) => f.replace(/\.json$/, ''));
   const serve = (distDir: string) => startServer({ distDir, port: 0, log: null, rateLimitPerMinute: 0 });
@@ -59,6 +62,8 @@ function targets(): string[] {
   const past = months.filter((m) => m !== meta.month);
   const codes = meta.countries.map((c) => c.code);
   const out = ['/', '/api/v1', '/api/v1/rankings', '/company/no-such-company/', '/company/no-such-company', `/api/v1/search?q=${encodeURIComponent(meta.examples.search)}`];
+  // Split files (the search index is read by the search above), and a download that is not.
+  out.push(`/downloads/${meta.month}/profiles.ndjson.gz`, '/views/search-rankings.json', '/views/search-index.json', '/downloads/manifest.json', '/downloads/no-such-file.gz');
   // Every fifth company: each pack of profiles and pages is reached (the store test reads every entry).
   slugs.filter((_, i) => i % 5 === 0).forEach((slug, i) => {
     out.push(`/company/${slug}/`, `/company/${slug}`, `/company/${slug}/index.html`, `/api/v1/company/${slug}`);
@@ -91,13 +96,19 @@ describe('a packed build', () => {
     for (const prefix of ['company/', 'views/company/', 'views/months/', 'views/rankings/', 'api/v1/company/']) expect(files.filter((f) => f.startsWith(prefix)), prefix).toEqual([]);
     expect(Object.keys(manifest.groups)).toEqual(expect.arrayContaining(['company', 'views/company', `views/rankings/${meta.month}`]));
     expect(manifest.groups.company).toBeGreaterThan(1);
-    for (const f of all.filter((p) => p.startsWith('packs/'))) expect(statSync(join(packed, f)).size).toBeLessThanOrEqual(MAX_FILE_BYTES);
+    for (const f of all) expect(statSync(join(packed, f)).size, f).toBeLessThanOrEqual(MAX_FILE_BYTES);
+    // What was larger is in parts.
+    expect(Object.keys(manifest.split)).toEqual(expect.arrayContaining([`downloads/${meta.month}/profiles.ndjson.gz`, 'views/search-index.bin', 'views/search-rankings.json']));
+    for (const [path, split] of Object.entries(manifest.split)) {
+      expect(existsSync(join(packed, path)), path).toBe(false);
+      expect(split.parts, path).toBeGreaterThan(1);
+    }
   });
 
   it('is read by the store as the files it replaced, to the byte', async () => {
     const store = new PackedStore(new FsStore(packed));
     const plain = new FsStore(dist);
-    for (const path of filesUnder(dist).filter((p) => /^(company|views\/(company|months|rankings))\//.test(p))) {
+    for (const path of filesUnder(dist).filter((p) => /^(company|views|downloads)\//.test(p))) {
       expect(Buffer.from((await store.bytes(path))!).equals(Buffer.from((await plain.bytes(path))!)), path).toBe(true);
     }
     expect(await store.read('views/company/no-such-company.json')).toBeNull();
@@ -113,6 +124,13 @@ describe('a packed build', () => {
     await page.arrayBuffer();
     const again = await fetch(`${node.url}/company/${slugs[0]}/`, { headers: { 'If-None-Match': page.headers.get('etag')! } });
     expect(again.status).toBe(304);
+    // So does a split file's, and HEAD names its whole length.
+    const download = `${node.url}/downloads/${meta.month}/profiles.ndjson.gz`;
+    const whole = await fetch(download);
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expect(bytes.equals(readFileSync(join(dist, `downloads/${meta.month}/profiles.ndjson.gz`)))).toBe(true);
+    expect((await fetch(download, { headers: { 'If-None-Match': whole.headers.get('etag')! } })).status).toBe(304);
+    expect((await fetch(download, { method: 'HEAD' })).headers.get('content-length')).toBe(String(bytes.byteLength));
   });
 });
 

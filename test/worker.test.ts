@@ -71,7 +71,7 @@ describe('Worker under workerd: routing and failures', () => {
     const workerOptions = configured(dist);
     expect(readFileSync(join(root, 'wrangler.toml'), 'utf8')).toMatch(/^directory = "\.\/dist"$/m);
     expect(workerOptions.assets?.binding).toBe('ASSETS');
-    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp', '/search', '/search/', '/company/*']);
+    expect(workerOptions.assets?.routerConfig?.static_routing?.user_worker).toEqual(['/api', '/api/*', '/mcp', '/search', '/search/', '/company/*', '/downloads/*', '/views/search-index.json', '/views/search-rankings.json']);
     // The search results page without JavaScript: HTML filled by the handler, with or without the slash.
     const meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
     for (const path of ['/search/', '/search']) {

@@ -40,5 +40,5 @@ export type { RateLimitOptions, RateLimitResult } from './rate-limit.ts';
 export { MemoryStore, ViewCache } from './store.ts';
 export type { ViewStore } from './store.ts';
 export { PackedStore } from './packed-store.ts';
-export { profilePage } from './profile-pages.ts';
-export type { PageAnswer } from './profile-pages.ts';
+export { packedAnswer, profilePage, splitFile } from './packed-answers.ts';
+export type { PageAnswer } from './packed-answers.ts';

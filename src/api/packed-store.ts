@@ -1,9 +1,10 @@
 /**
  * A view store that reads the packed layout (src/core/views/packs.ts) over any other store:
- * a path of a packed group is read from its pack, every other path from the store beneath.
- * Without a manifest (a build that packed nothing) it reads straight through.
+ * a path of a packed group is read from its pack, a split file from its parts joined, every
+ * other path from the store beneath. Without a manifest (a build that packed nothing) it
+ * reads straight through.
  */
-import { PACK_MANIFEST, Pack, packGroup, packPath, type PackManifest } from '../core/views/packs.ts';
+import { PACK_MANIFEST, Pack, packGroup, packPath, partFile, type PackManifest, type SplitFile } from '../core/views/packs.ts';
 import { PromiseCache } from './promise-cache.ts';
 import type { ViewStore } from './store.ts';
 
@@ -33,6 +34,7 @@ export class PackedStore implements ViewStore {
     this.#manifest ??= this.#inner.read(PACK_MANIFEST).then((text) => {
       if (text === null) return null;
       const manifest = JSON.parse(text) as PackManifest;
+      manifest.split ??= {};
       this.#loose = new Set(manifest.loose);
       return manifest;
     });
@@ -52,16 +54,41 @@ export class PackedStore implements ViewStore {
     return this.#inner.bytes ? this.#inner.bytes(path) : null;
   }
 
-  /** The entry's bytes from its pack; `undefined` when the path is not in a packed group. */
+  /** A split file's parts in order, each read when the reader asks for it. */
+  async *parts(path: string, split: SplitFile): AsyncGenerator<Uint8Array> {
+    for (let n = 0; n < split.parts; n++) {
+      const bytes = this.#inner.bytes ? await this.#inner.bytes(partFile(path, n)) : null;
+      if (bytes === null) throw new Error(`${partFile(path, n)} is missing`);
+      yield bytes;
+    }
+  }
+
+  /**
+   * The entry's bytes from its pack or its parts; `undefined` when the path is neither in a
+   * packed group nor split.
+   */
   async #entry(path: string): Promise<Uint8Array | null | undefined> {
     const group = packGroup(path);
-    if (group === null) return undefined;
     const manifest = await this.manifest();
+    const split = manifest?.split[path];
+    if (split) return this.#joined(path, split);
+    if (group === null) return undefined;
     const count = manifest?.groups[group];
     if (!count || this.#loose.has(path)) return undefined;
     const file = packPath(group, path, count);
     const pack = await this.#packs.get(file, () => this.#readPack(file), (p) => p?.bytes.byteLength ?? 0);
     return pack ? pack.get(path) : null;
+  }
+
+  async #joined(path: string, split: SplitFile): Promise<Uint8Array> {
+    const out = new Uint8Array(split.bytes);
+    let at = 0;
+    for await (const part of this.parts(path, split)) {
+      out.set(part, at);
+      at += part.byteLength;
+    }
+    if (at !== split.bytes) throw new Error(`${path}: its parts hold ${at} bytes, not ${split.bytes}`);
+    return out;
   }
 
   async #readPack(file: string): Promise<Pack | null> {

@@ -1,10 +1,12 @@
 /**
  * The Cloudflare Worker: the same handler as the Node server, over the static
  * assets of `dist/`. wrangler.toml routes `/api`, `/api/*`, `/mcp`, the search
- * results page `/search/` and the profile pages `/company/*` here first (profiles are
- * answered from packs in a packed build, as files otherwise); every other path is an asset.
+ * results page `/search/`, the profile pages `/company/*`, the downloads and the public
+ * views here first (a packed build keeps profiles in packs and a file too large for one
+ * asset in parts; otherwise they are assets); every other path is an asset.
  */
-import { PackedStore, RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, primeApi, primeSearch, profilePage, rateLimitedResponse } from '../../api/index.ts';
+import { PackedStore, RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, packedAnswer, primeApi, primeSearch, rateLimitedResponse } from '../../api/index.ts';
+import { splitRoute } from '../../core/views/packs.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
@@ -65,7 +67,7 @@ export default {
     const url = new URL(request.url);
     const { pathname } = url;
     const isMcp = pathname === MCP_PATH;
-    const isPage = pathname.startsWith('/company/');
+    const isPage = pathname.startsWith('/company/') || splitRoute(pathname) !== null;
     if (!isMcp && !isPage && !isSearchPage(pathname) && pathname !== '/api' && !pathname.startsWith('/api/')) return env.ASSETS.fetch(request);
     if (boundTo !== env.ASSETS) {
       if (boundTo !== null) {
@@ -75,7 +77,7 @@ export default {
       boundTo = env.ASSETS;
     }
     if (isPage) {
-      const page = await profilePage(store, request.method, pathname, request.headers.get('if-none-match'));
+      const page = await packedAnswer(store, request.method, pathname, request.headers.get('if-none-match'));
       return page ? new Response((page.body ?? null) as BodyInit | null, { status: page.status, headers: page.headers }) : env.ASSETS.fetch(request);
     }
     const refused = await overLimit(request, env);

@@ -1,7 +1,8 @@
 /**
  * Cloudflare Pages Functions: the Worker's fetch behind Pages' `onRequest`. The files in
- * `functions/` route `/api`, `/api/*`, `/mcp` and the profile pages `/company/*` here; every
- * other path is one of Pages' static assets and never invokes the function.
+ * `functions/` route `/api`, `/api/*`, `/mcp`, the profile pages `/company/*`, the downloads
+ * and the views here; every other path is one of Pages' static assets and never invokes
+ * the function.
  */
 import worker from './index.ts';
 import type { Env } from './index.ts';

@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { HttpBindings } from '@hono/node-server';
-import { ApiError, CACHE_NONE, PackedStore, RATE_LIMIT_PER_MINUTE, RateLimiter, createApi, errorAnswer, isSearchPage, messages, profilePage, requestLogLine, toResponse } from '../../api/index.ts';
+import { ApiError, CACHE_NONE, PackedStore, RATE_LIMIT_PER_MINUTE, RateLimiter, createApi, errorAnswer, isSearchPage, messages, packedAnswer, requestLogLine, toResponse } from '../../api/index.ts';
 import type { Answer, ApiOptions } from '../../api/index.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
 import { compressBody } from './compress.ts';
@@ -265,7 +265,8 @@ export function createServer(options: ServerOptions): Server {
     }
     if (pathname === MCP_PATH || isSearchPage(pathname)) return void bridge(req, res);
     const { store, serveStatic } = releases.current();
-    const served = pathname.startsWith('/company/') ? profilePage(store, method, pathname, req.headers['if-none-match'] ?? null).then((page) => (page ? writePage(req, res, page) : serveStatic(req, res, pathname))) : serveStatic(req, res, pathname);
+    // Profile pages and split files of a packed layout first, then the site's files.
+    const served = packedAnswer(store, method, pathname, req.headers['if-none-match'] ?? null).then((page) => (page ? writePage(req, res, page) : serveStatic(req, res, pathname)));
     served.catch((error: unknown) => {
       logError(`[server] ${req.method} ${pathname}: ${error instanceof Error ? error.message : String(error)}`);
       if (res.headersSent) res.destroy();

@@ -11,6 +11,11 @@
  *
  * A pack: `EVIP`, the header's length (u32, little-endian), the header (JSON: the entries'
  * paths, sorted, and the offset where each one's bytes end), then the entries' bytes.
+ *
+ * A file larger than a host takes in one (Cloudflare's 25 MiB) is split: its bytes cut into
+ * parts (`packs/parts/{path}.{n}`), which the function reads and answers joined, in order.
+ * Only the views (read by the function) and the public files it answers when split
+ * (`splitRoute`) may be split.
  */
 import { shardOf } from './layout.ts';
 
@@ -24,6 +29,32 @@ export interface PackManifest {
   loose: string[];
   /** A digest of the profile pages' packs: their validator, changed whenever a page is. */
   digest: string;
+  /** Files kept in parts -> their parts, size and SHA-256. */
+  split: Record<string, SplitFile>;
+}
+
+export interface SplitFile {
+  parts: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** Part `n` of a split file. */
+export const partFile = (path: string, n: number): string => `packs/parts/${path}.${n}`;
+
+/** The public files of the views folder (the pages' search box fetches them). */
+export const PUBLIC_VIEWS: ReadonlySet<string> = new Set(['views/search-index.json', 'views/search-rankings.json']);
+
+/** May the file at `path` be split? The views, which the function reads, and what `splitRoute` answers. */
+export const splittable = (path: string): boolean => path.startsWith('views/') || path.startsWith('downloads/');
+
+/**
+ * The file a site path asks for when the function answers it from parts: the downloads and
+ * the public views; `null` for any other path (served as a file).
+ */
+export function splitRoute(pathname: string): string | null {
+  const path = decodeSlug(pathname.slice(1));
+  return path.startsWith('downloads/') || PUBLIC_VIEWS.has(path) ? path : null;
 }
 
 const MAGIC = [0x45, 0x56, 0x49, 0x50]; // "EVIP"

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { PACK_MANIFEST, Pack, packFile, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
+import { PACK_MANIFEST, Pack, packFile, packGroup, packPath, partFile, type PackManifest } from '../../core/views/packs.ts';
 import { knownDigest } from './known-digests.ts';
 
 const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
@@ -99,8 +99,11 @@ class SiteFiles {
 
   /** The names of the files directly in `folder`. */
   names(folder: string): string[] {
-    // Files on disk: all of an unpacked folder, the loose ones of a packed one.
+    // Files on disk: all of an unpacked folder, the loose ones of a packed one; then the split ones.
     const names = filesUnder(join(this.root, folder)).filter((rel) => !rel.includes('/'));
+    for (const path of Object.keys(this.#manifest?.split ?? {})) {
+      if (path.startsWith(`${folder}/`) && !path.slice(folder.length + 1).includes('/')) names.push(path.slice(folder.length + 1));
+    }
     const packed = this.#group(folder);
     if (!packed) return names;
     for (let n = 0; n < packed.count; n++) {
@@ -114,6 +117,8 @@ class SiteFiles {
 
   bytes(path: string): Buffer | null {
     if (existsSync(join(this.root, path))) return readFileSync(join(this.root, path));
+    const split = this.#manifest?.split?.[path];
+    if (split) return Buffer.concat(Array.from({ length: split.parts }, (_, n) => readFileSync(join(this.root, partFile(path, n)))));
     const packed = this.#group(path.slice(0, path.lastIndexOf('/')));
     if (!packed) return null;
     const entry = this.#pack(packPath(packed.group, path, packed.count)).get(path);

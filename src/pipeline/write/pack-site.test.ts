@@ -1,7 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FsStore } from '../../adapters/node/fs-store.ts';
+import { PackedStore } from '../../api/packed-store.ts';
+import { PACK_MANIFEST } from '../../core/views/packs.ts';
 import { packSite } from './pack-site.ts';
 
 let dir: string;
@@ -25,8 +28,20 @@ describe('packSite', () => {
     expect(readdirSync(join(root, 'company'))).toEqual(['a', 'b']);
   });
 
-  it('stops naming each file a host cannot take, whatever the count', () => {
-    const root = site({ ...files, 'downloads/big.csv': 'x'.repeat(100) });
-    expect(() => packSite(root, { maxFiles: 100, maxFileBytes: 50 })).toThrow('downloads/big.csv (100)');
+  it('stops naming each file a host cannot take that the function does not answer, whatever the count', () => {
+    const root = site({ ...files, 'feed.xml': 'x'.repeat(100) });
+    expect(() => packSite(root, { maxFiles: 100, maxFileBytes: 50 })).toThrow('feed.xml (100)');
+  });
+
+  it('splits a larger download or view into parts, which the store reads joined', async () => {
+    const big = Array.from({ length: 130 }, (_, i) => String.fromCharCode(65 + (i % 26))).join('');
+    const root = site({ ...files, 'downloads/2026-10/profiles.ndjson.gz': big, 'views/search-index.bin': `${big}!` });
+    expect(packSite(root, { maxFiles: 100, maxFileBytes: 50, partBytes: 40 })).toEqual({ filesBefore: 7, files: 5 + 4 + 4 + 1, packs: 0 });
+    expect(existsSync(join(root, 'downloads/2026-10/profiles.ndjson.gz'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(root, PACK_MANIFEST), 'utf8')).split['views/search-index.bin'].parts).toBe(4);
+    const store = new PackedStore(new FsStore(root));
+    expect(await store.read('downloads/2026-10/profiles.ndjson.gz')).toBe(big);
+    expect(await store.read('views/search-index.bin')).toBe(`${big}!`);
+    expect(await store.read('views/company/a.json')).toBe('{}');
   });
 });

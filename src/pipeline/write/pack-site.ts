@@ -2,26 +2,30 @@
  * The packed layout (src/core/views/packs.ts): a site for a deployment that runs the function
  * which would pass the file limit gets its files that grow with companies and months put
  * into packs, and loses the static `/api` copies the function answers anyway. A site within
- * the limit, or one for a static host, stays one file per URL.
+ * the limit, or one for a static host, stays one file per URL. On a host with a limit per
+ * file, a larger view or download is kept in parts.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
-import { PACK_MANIFEST, encodePack, packGroup, packPath, type PackManifest } from '../../core/views/packs.ts';
+import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
 export const PACK_BYTES = 4 * 1024 * 1024;
 /** Cloudflare's limit for one file of a Worker's assets or a Pages site. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
+/** The parts of a split file: read whole by the function when it needs the file. */
+export const PART_BYTES = 16 * 1024 * 1024;
 
 export interface PackOptions {
   /** Above this many files the site is packed. */
   maxFiles: number;
-  /** A host's limit for one file (Cloudflare's): the build stops naming a larger file. */
+  /** A host's limit for one file (Cloudflare's): a larger file is split, or the build stops naming it. */
   maxFileBytes?: number | null;
   packBytes?: number;
+  partBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -46,8 +50,8 @@ function listFiles(root: string): { path: string; size: number }[] {
   return out;
 }
 
-/** Assigns a group's files to packs, doubling the count until none passes the file limit. */
-function assign(group: string, files: { path: string; size: number }[], packBytes: number): Map<string, string[]> {
+/** Assigns a group's files to packs, doubling the count until none passes the host's limit per file. */
+function assign(group: string, files: { path: string; size: number }[], packBytes: number, maxBytes: number): Map<string, string[]> {
   const total = files.reduce((n, f) => n + f.size, 0);
   for (let count = Math.max(1, Math.ceil(total / packBytes)); ; count *= 2) {
     const packs = new Map<string, { paths: string[]; bytes: number }>();
@@ -55,18 +59,29 @@ function assign(group: string, files: { path: string; size: number }[], packByte
       const file = packPath(group, f.path, count);
       const p = packs.get(file) ?? { paths: [], bytes: 0 };
       p.paths.push(f.path);
-      p.bytes += f.size;
+      // The entry and its line in the pack's header.
+      p.bytes += f.size + f.path.length + 16;
       packs.set(file, p);
     }
-    if ([...packs.values()].every((p) => p.bytes <= MAX_FILE_BYTES - 1024 * 1024 || p.paths.length === 1)) {
-      return new Map([...packs].map(([file, p]) => [file, p.paths]));
+    if ([...packs.values()].every((p) => p.bytes <= maxBytes || p.paths.length === 1)) {
+      // Every pack of the count, an empty one too: the reader finds a path's pack by the count.
+      return new Map(Array.from({ length: count }, (_, n) => packFile(group, n)).map((file) => [file, packs.get(file)?.paths ?? []]));
     }
   }
 }
 
+/** Cuts a file into parts of `partBytes` under `packs/parts/` and removes it. */
+function splitFile(site: string, path: string, partBytes: number, out: JsonWriter): SplitFile {
+  const bytes = readFileSync(join(site, path));
+  const parts = Math.ceil(bytes.byteLength / partBytes);
+  for (let n = 0; n < parts; n++) out.writeBytes(partFile(path, n), bytes.subarray(n * partBytes, (n + 1) * partBytes));
+  unlinkSync(join(site, path));
+  return { parts, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
 /**
- * Packs `site` in place when it holds more than `maxFiles` files; stops when a file passes
- * `maxFileBytes`.
+ * Packs `site` in place when it holds more than `maxFiles` files, and splits each file larger
+ * than `maxFileBytes`; stops naming a larger file that may not be split.
  *
  * @example
  * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
@@ -75,14 +90,28 @@ export function packSite(site: string, options: PackOptions): PackResult {
   const files = listFiles(site);
   const limit = options.maxFileBytes;
   const tooBig = limit ? files.filter((f) => f.size > limit) : [];
-  if (tooBig.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${tooBig.map((f) => `${f.path} (${f.size})`).join(', ')}`);
-  if (files.length <= options.maxFiles) return { filesBefore: files.length, files: files.length, packs: 0 };
+  const whole = tooBig.filter((f) => !splittable(f.path));
+  if (whole.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${whole.map((f) => `${f.path} (${f.size})`).join(', ')}`);
+  if (files.length <= options.maxFiles && !tooBig.length) return { filesBefore: files.length, files: files.length, packs: 0 };
+
+  const out = new JsonWriter(site);
+  const partBytes = options.partBytes ?? PART_BYTES;
+  const split: Record<string, SplitFile> = {};
+  for (const f of tooBig) split[f.path] = splitFile(site, f.path, partBytes, out);
+  const parts = Object.values(split).reduce((n, s) => n + s.parts, 0);
+  if (files.length <= options.maxFiles) {
+    out.write(PACK_MANIFEST, { groups: {}, loose: [], digest: '', split } satisfies PackManifest);
+    const after = files.length - tooBig.length + parts + 1;
+    options.log?.(`  split: ${tooBig.length} files larger than ${limit} bytes, now in ${parts} parts`);
+    return { filesBefore: files.length, files: after, packs: 0 };
+  }
 
   const packBytes = options.packBytes ?? PACK_BYTES;
   const groups = new Map<string, { path: string; size: number }[]>();
   const loose: string[] = [];
   let apiCopies = 0;
   for (const f of files) {
+    if (split[f.path]) continue;
     // The function answers every /api path; only the document it serves stays.
     if (f.path.startsWith('api/') && f.path !== OPENAPI_PATH) {
       unlinkSync(join(site, f.path));
@@ -101,15 +130,14 @@ export function packSite(site: string, options: PackOptions): PackResult {
     groups.set(group, list);
   }
 
-  const manifest: PackManifest = { groups: {}, loose: loose.sort(), digest: '' };
+  const manifest: PackManifest = { groups: {}, loose: loose.sort(), digest: '', split };
   // The digest is the profile pages' validator: their packs are hashed.
   const digest = createHash('sha256');
   let packs = 0;
   let removed = 0;
-  const out = new JsonWriter(site);
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group)!;
-    const assigned = assign(group, members, packBytes);
+    const assigned = assign(group, members, packBytes, limit ?? MAX_FILE_BYTES);
     for (const file of [...assigned.keys()].sort()) {
       const paths = assigned.get(file)!;
       const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
@@ -124,9 +152,10 @@ export function packSite(site: string, options: PackOptions): PackResult {
   manifest.digest = digest.digest('hex');
   out.write(PACK_MANIFEST, manifest);
   removeEmptyFolders(site, ['company', 'views', 'api']);
-  const after = files.length - removed - apiCopies + packs + 1;
+  const after = files.length - removed - apiCopies - tooBig.length + parts + packs + 1;
+  const splitNote = tooBig.length ? `, ${tooBig.length} large files in ${parts} parts` : '';
   options.log?.(
-    `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs`,
+    `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs${splitNote}`,
   );
   return { filesBefore: files.length, files: after, packs };
 }
