@@ -11,7 +11,7 @@
  *                    they take longer than EVI_BENCH_PAGES_LIMIT seconds, default 900) | 1 | 0
  *   EVI_WORKERS      passed to the build; DuckDB gets the same number of threads
  *   EVI_BENCH_DUCKDB_T1_MONTHS  months for DuckDB's one-thread aggregate run (default 4; 0 skips it)
- *   EVI_BENCH_ONLY=ingest  the ingest comparison alone (issue 14.2): the cold build and the
+ *   EVI_BENCH_ONLY=ingest  the ingest comparison alone: the cold build and the
  *                    one-worker build are stopped once their log reaches "Scoring and ranking"
  *                    (the ingest phase is all they are measured for), no incremental builds;
  *                    DuckDB's runs and the one-month profile as usual. Prints only
@@ -65,7 +65,7 @@ const incRuns = Math.max(1, Math.floor(num(env.EVI_BENCH_INC_RUNS) ?? 3));
 const steadyRun = env.EVI_BENCH_STEADY !== '0';
 if (env.EVI_BENCH_ONLY !== undefined && !ingestOnly) throw new Error(`EVI_BENCH_ONLY must be "ingest", got "${env.EVI_BENCH_ONLY}"`);
 const EPOCH = '1793491200'; // 2026-11-01: lastUpdated fixed, as in CI
-/** DuckDB's same checks and aggregation over the reference data on the machine where issue 14's targets were set ("32 s in the same session"). */
+/** DuckDB's same checks and aggregation over the reference data on the machine where the targets were set. */
 const ISSUE_DUCKDB_SECONDS = 32;
 
 const fmt = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });

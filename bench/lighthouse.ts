@@ -17,7 +17,7 @@ import type { MetaView } from '../src/core/views/layout.ts';
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
-/** The categories that must score 100 (issue 13.8). */
+/** The categories that must score 100. */
 const REQUIRED = ['accessibility', 'best-practices'] as const;
 
 const root = resolve(import.meta.dirname, '..');

@@ -64,7 +64,7 @@ const hasNginx = existsSync(NGINX);
 const ACCEPT_ENCODING = 'gzip, br';
 /** The rate limiter counts every request but never refuses one (a load from one address would be refused after 60). */
 const RATE_LIMIT = 1_000_000_000;
-/** The target of issue 14.3: every function endpoint at least this share of nginx's req/s. */
+/** The target: every function endpoint at least this share of nginx's req/s. */
 const TARGET = 0.35;
 
 if (!existsSync(join(dist, viewPaths.meta()))) {
@@ -91,7 +91,7 @@ const pastRanked = Object.keys(pastMonths[pastMonths.length - 1]?.companies ?? {
 const pastCompany = pastRanked.includes(company) ? company : pastRanked[0];
 
 const staticPath = '/llms.txt';
-/** The function endpoints of issue 14.3, one representative URL each. */
+/** The function endpoints, one representative URL each. */
 const endpoints: [string, string][] = [
   ['company', `/api/v1/company/${company}?country=${meta.examples.country}`],
   ...(pastCompany ? [['company, a past month', `/api/v1/company/${pastCompany}?month=${pastMonth}`] as [string, string]] : []),

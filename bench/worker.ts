@@ -1,6 +1,6 @@
 /**
  * bench:worker — CPU time of each endpoint on a fresh Worker instance, against the
- * Workers free plan's 10 ms of CPU per request (issue 10, point 5).
+ * Workers free plan's 10 ms of CPU per request.
  *
  * workerd does not report CPU time locally, so the Worker's own module
  * (`src/adapters/cloudflare/index.ts`, bundled as wrangler does it: test/lib/workerd.ts)
