@@ -4,7 +4,7 @@
  * rate limit, failure isolation, request log, clean stop).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -111,6 +111,36 @@ describe('Node server: its own duties', () => {
     expect(folder.status).toBe(301);
     expect(folder.headers.location).toBe('/api-docs/');
     expect((await raw(url, '/no/such/file.css')).status).toBe(404);
+  });
+
+  it('static files: br and gzip for text, one validator and 304, cache life by path, HEAD without a body', async () => {
+    const file = readFileSync(join(dist, 'api-docs/index.html'));
+    const page = await raw(url, '/api-docs/', { 'Accept-Encoding': 'gzip, br' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers.vary).toContain('Accept-Encoding');
+    expect(brotliDecompressSync(page.body)).toEqual(file);
+    expect(page.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(page.headers['access-control-allow-origin']).toBe('*');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['last-modified']).toBeDefined();
+    expect(gunzipSync((await raw(url, '/api-docs/', { 'Accept-Encoding': 'gzip' })).body)).toEqual(file);
+    expect((await raw(url, '/api-docs/')).body).toEqual(file);
+    const again = await raw(url, '/api-docs/', { 'Accept-Encoding': 'gzip', 'If-None-Match': page.headers.etag as string });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const head = await raw(url, '/api-docs/', { 'Accept-Encoding': 'gzip, br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(page.headers['content-length']);
+    expect(head.body.length).toBe(0);
+    // Hashed assets are kept for a year; a missing one is the site's 404 page, kept for no time.
+    const asset = readdirSync(join(dist, '_astro'))[0]!;
+    expect((await raw(url, `/_astro/${asset}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const missing = await raw(url, '/_astro/no-such-asset.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(missing.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(missing.body).toEqual(readFileSync(join(dist, '404.html')));
   });
 
   it('nothing outside dist can be read, through static paths or the API', async () => {

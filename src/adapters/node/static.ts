@@ -2,6 +2,9 @@
  * The site's static files from `dist/`: content types, `index.html` for folders,
  * validators (ETag, Last-Modified), gzip/br, and `404.html` for anything absent.
  * Nothing outside the folder can be named.
+ * Written here, not taken from sirv or Hono's serveStatic: they read every file from disk
+ * for each request and send gzip/br only for files compressed ahead of time, which the
+ * build does not write; here small files are answered from memory, compressed once per coding.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
