@@ -1,5 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
+import { youngClosures } from './src/pipeline/pages/young-closures.ts';
 
 // The build (scripts/build.ts) passes outDir and site; SITE_URL is the absolute base of every URL.
 export default defineConfig({
@@ -7,4 +8,6 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
+  // Astro's runtime with its slot closures allocated young (src/pipeline/pages/young-closures.ts).
+  vite: { plugins: [youngClosures()] },
 });

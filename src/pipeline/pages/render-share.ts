@@ -121,6 +121,7 @@ async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promis
   const res = await container.renderToResponse(probe, { params, props: {}, partial: false });
   if (res.status !== 200 || !shared) throw new Error(`pages: the probe of ${mod.file} answered ${res.status}`);
   const { result, metadata } = shared;
+  result.createAstro = astroOfOneShape(result.createAstro);
   const page = mod.default!;
   const headInTree = result.componentMetadata.get((page as { moduleId?: string }).moduleId ?? '')?.containsHead ?? false;
   return async (p) => {
@@ -135,6 +136,38 @@ async function routeRenderer(mod: PageModule): Promise<(p: StaticPath) => Promis
     const html = await renderToString(result, page, p.props ?? {}, {}, true);
     if (typeof html !== 'string' || result.response.status !== 200) throw new Error(`pages: ${mod.file} did not render as a page (${typeof html === 'string' ? result.response.status : 'a Response'})`);
     return html;
+  };
+}
+
+/**
+ * `result.createAstro` (what each component calls for its `Astro` object) making objects of one
+ * hidden class. Astro's own defines a `slots` getter on each object, a new closure each time,
+ * whose scope holds the component's slots (the page's markup): V8 keeps such objects in
+ * dictionary mode and the getters outlive the page's young-generation collections, so each
+ * page's markup was promoted. Here `slots` is one accessor on a prototype the objects share;
+ * it answers with Astro's own `slots` for the same arguments, made at the first read. The
+ * objects' own enumerable properties are Astro's: `props`, `self`.
+ */
+export function astroOfOneShape(create: SSRResult['createAstro']): SSRResult['createAstro'] {
+  type Args = Parameters<SSRResult['createAstro']>;
+  const ARGS = Symbol('createAstro arguments');
+  const SLOTS = Symbol('slots');
+  let shared: object | undefined;
+  return (...args: Args) => {
+    if (!shared) {
+      shared = Object.create(Object.getPrototypeOf(create(...args)) as object, {
+        slots: {
+          get(this: { [ARGS]: Args; [SLOTS]?: unknown }) {
+            return (this[SLOTS] ??= create(...this[ARGS]).slots);
+          },
+        },
+      }) as object;
+    }
+    const astro = Object.create(shared) as ReturnType<SSRResult['createAstro']> & { [ARGS]: Args };
+    astro.props = args[1];
+    astro.self = null as never;
+    astro[ARGS] = args;
+    return astro;
   };
 }
 

@@ -91,10 +91,15 @@ export async function listMonths(dataDir: string, show: (p: string) => string, i
 
 /** Parser workers get a large young generation: a month's rows are short-lived. */
 const PARSER_YOUNG_GENERATION_MB = 96;
+/**
+ * A monthly build's worker for its newest month parses beside the scoring of the cached
+ * months: a small young generation keeps the two from adding up to the build's peak memory.
+ */
+const AHEAD_YOUNG_GENERATION_MB = 12;
 
 /** A pool of `size` parser workers, their heap cap set by the largest month file. */
-export function parserPool(size: number, paths: string[]): WorkerPool {
-  return new WorkerPool(size, workerHeapMb(paths), undefined, { youngGenerationMb: PARSER_YOUNG_GENERATION_MB });
+export function parserPool(size: number, paths: string[], youngGenerationMb = PARSER_YOUNG_GENERATION_MB): WorkerPool {
+  return new WorkerPool(size, workerHeapMb(paths), undefined, { youngGenerationMb });
 }
 
 /** Loads everything or throws a {@link DataError} listing every problem found (up to the cap). */
@@ -161,7 +166,7 @@ export async function loadData(opts: LoadOptions): Promise<LoadedData> {
       const last = await look(newest, opts.cacheDir);
       if (!last.head && (await look(newest - 1, opts.cacheDir)).head) {
         contentKey[newest] = last.entry.key;
-        const own = parserPool(1, [months[newest]!.path]);
+        const own = parserPool(1, [months[newest]!.path], AHEAD_YOUNG_GENERATION_MB);
         ahead = parseOne({ i: newest, key: last.entry.path }, own).finally(() => own.close());
         ahead.catch(() => {}); // awaited below or through `ready`
       }
