@@ -1,6 +1,23 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests of the engine's internals (`npm run test:perf`): alternative paths through the build
+ * (worker or thread, cache or none, one encoding or another) giving the same bytes, and how
+ * the work is streamed. What a user sees of the same paths is held by `npm test`.
+ */
+const INTERNALS = [
+  'src/pipeline/read/aggregate-file.test.ts',
+  'src/pipeline/read/read-month.test.ts',
+  'src/pipeline/workers/file-queue.test.ts',
+  'src/pipeline/write/profiles-gzip.test.ts',
+  'test/build-months.test.ts',
+  'test/ledger-record.test.ts',
+  'test/load-data.test.ts',
+  'test/profile-records.test.ts',
+  'test/score-months.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 120_000,
@@ -10,8 +27,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       // Unit tests leave no state behind them: a worker keeps its modules from one file to the next.
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
+      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS } },
+      { extends: true, test: { name: 'internals', include: INTERNALS } },
     ],
   },
 });
