@@ -1,9 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Tests of the engine's internals (`npm run test:perf`): alternative paths through the build
+ * (worker or thread, cache or none, one encoding or another) giving the same bytes, and how
+ * the work is streamed. What a user sees of the same paths is held by `npm test`.
+ */
+const INTERNALS = [
+  'src/pipeline/read/aggregate-file.test.ts',
+  'src/pipeline/read/read-month.test.ts',
+  'src/pipeline/workers/file-queue.test.ts',
+  'src/pipeline/write/profiles-gzip.test.ts',
+  'test/build-months.test.ts',
+  'test/ledger-record.test.ts',
+  'test/load-data.test.ts',
+  'test/profile-records.test.ts',
+  'test/score-months.test.ts',
+];
+
+/** A system test file that reads the shared test build (test/lib/build-once.ts). */
+const readsSharedBuild = (spec: TestSpecification) => /\/lib\/(build-once|dist)\.ts'/.test(readFileSync(spec.moduleId, 'utf8'));
+
+/**
+ * The first file that reads the shared build starts it; the system files that need no shared
+ * build run beside it, before the others that wait for it. The unit tests come last, small
+ * files that fill the end of the run.
+ */
+class SharedBuildFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const system = sorted.filter((s) => s.project.name === 'system');
+    const [first, ...waiting] = system.filter(readsSharedBuild);
+    const beside = system.filter((s) => !readsSharedBuild(s));
+    return [...(first ? [first] : []), ...beside, ...waiting, ...sorted.filter((s) => s.project.name !== 'system')];
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // A system test spends much of its time waiting on other processes (builds, Chromium,
+    // workerd): at least two files at a time, even on two cores.
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SharedBuildFirst },
+    projects: [
+      // Unit tests leave no state behind them: a worker keeps its modules from one file to the next.
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
+      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS } },
+      { extends: true, test: { name: 'internals', include: INTERNALS } },
+    ],
   },
 });

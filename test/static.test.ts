@@ -1,6 +1,8 @@
 /**
  * A pure static host: a static-target build (`EVI_DEPLOY=static`) of the hand-made fixture,
  * served by `npm run serve:static` (serve-handler, the engine of `serve`, with the generated serve.json and a JSON 404 for `/api`) as a user runs it.
+ * The build names the shared test build's origin (SITE_URL), so that its pages come from the
+ * compiled pages in that build's cache; the tests ask the server for each URL's path.
  * Every URL the build advertises (index links and endpoints, llms.txt, llms-full.txt, the
  * OpenAPI examples) answers exactly what the function answers for it; the rest of /api is
  * never a 200 and never HTML labelled as JSON; the documents say plainly what is not answered.
@@ -8,7 +10,7 @@
  * unknown /api path gets the build's JSON 404.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/api/index.ts';
@@ -20,6 +22,7 @@ import { RedirectsHandler } from '@netlify/redirects';
 import { FsStore } from '../src/adapters/node/fs-store.ts';
 import { ErrorResponseSchema, IndexResponseSchema } from '../src/core/schemas/responses.ts';
 import type { IndexResponse } from '../src/core/schemas/responses.ts';
+import { SITE_URL, sharedBuild } from './lib/build-once.ts';
 import { freePort, startCommand, startPreview } from './lib/preview.ts';
 import type { Preview } from './lib/preview.ts';
 
@@ -28,14 +31,18 @@ const root = resolve(import.meta.dirname, '..');
 const work = join(root, '.cache', `static-test-${process.pid}`);
 const dist = join(work, 'dist');
 let site: Preview;
+/** Where serve:static listens; the build's absolute URLs name SITE_URL. */
 let origin: string;
 let index: IndexResponse;
 
-function build(siteUrl: string): Promise<void> {
+/** The same path and query on the server under test. */
+const served = (url: string) => `${origin}${new URL(url).pathname}${new URL(url).search}`;
+
+function build(cacheDir: string): Promise<void> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
       cwd: root,
-      env: { ...process.env, EVI_DEPLOY: 'static', EVI_DATA_DIR: 'test/fixtures/basic', EVI_OUT_DIR: dist, EVI_CACHE_DIR: 'off', SITE_URL: siteUrl, SOURCE_DATE_EPOCH: '1790000000' },
+      env: { ...process.env, EVI_DEPLOY: 'static', EVI_DATA_DIR: 'test/fixtures/basic', EVI_OUT_DIR: dist, EVI_CACHE_DIR: cacheDir, SITE_URL, SOURCE_DATE_EPOCH: '1790000000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
@@ -46,10 +53,14 @@ function build(siteUrl: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  // The build's absolute links name the origin serve:static will listen on.
+  // The compiled pages of the shared build (same project, same origin): a cache of their own.
+  const { cache } = await sharedBuild();
+  const pagesCache = join(work, 'cache');
+  mkdirSync(pagesCache, { recursive: true });
+  for (const e of readdirSync(cache)) if (e.startsWith('pages-')) cpSync(join(cache, e), join(pagesCache, e), { recursive: true });
+  await build(pagesCache);
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  await build(origin);
   site = await startPreview('serve:static', dist, '/api/v1', port);
   index = IndexResponseSchema.parse(JSON.parse(readFileSync(join(dist, 'api/v1/index.json'), 'utf8')));
 }, 600_000);
@@ -62,11 +73,12 @@ afterAll(async () => {
 /** The function's own answer to a URL, over the same files: what a static host must equal. */
 const handler = () => createHandler(new FsStore(dist), { log: () => {} });
 
-/** Every absolute URL of this origin in a text. */
-const urlsIn = (text: string) => [...new Set([...text.matchAll(/https?:\/\/[^\s)<>"'`]+/g)].map((m) => m[0].replace(/[.,;:]+$/, '')))].filter((u) => u.startsWith(origin));
+/** Every absolute URL of the build's origin in a text. */
+const urlsIn = (text: string) => [...new Set([...text.matchAll(/https?:\/\/[^\s)<>"'`]+/g)].map((m) => m[0].replace(/[.,;:]+$/, '')))].filter((u) => u.startsWith(`${SITE_URL}/`));
 
+/** What the server answers for the path of `url` (a URL of the build's origin) is what the function answers for `url`. */
 async function answersLikeTheFunction(url: string): Promise<void> {
-  const res = await fetch(url);
+  const res = await fetch(served(url));
   const text = await res.text();
   expect(res.status, url).toBe(200);
   const path = new URL(url).pathname;
@@ -85,7 +97,7 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
     expect(index.links.compare).toBeUndefined();
     for (const [key, url] of Object.entries(index.links)) {
       expect(url, key).not.toContain('?');
-      expect(url.startsWith(origin), key).toBe(true);
+      expect(url.startsWith(`${SITE_URL}/`), key).toBe(true);
     }
     const endpoints = Object.keys(index.endpoints ?? {});
     expect(endpoints.some((e) => /search|compare/.test(e))).toBe(false);
@@ -98,7 +110,7 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
     // The endpoints without a placeholder, by their path.
     for (const key of Object.keys(index.endpoints ?? {})) {
       const path = key.replace(/^GET /, '');
-      if (!path.includes('{')) await answersLikeTheFunction(`${origin}${path}`);
+      if (!path.includes('{')) await answersLikeTheFunction(`${SITE_URL}${path}`);
     }
   });
 
@@ -120,7 +132,7 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
 
   it('the permalink of every static answer answers the same data (the current month’s files)', async () => {
     for (const url of [index.links.company, index.links.rankings, index.links.leaders]) {
-      const body = (await (await fetch(url)).json()) as { permalink?: string };
+      const body = (await (await fetch(served(url))).json()) as { permalink?: string };
       expect(body.permalink, url).toBeDefined();
       await answersLikeTheFunction(body.permalink!);
     }
@@ -131,8 +143,8 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
     for (const file of readdirSync(dist, { recursive: true, encoding: 'utf8' })) {
       if (!file.endsWith('.html')) continue;
       for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/href="([^"]*)"/g)) {
-        const url = new URL(m[1]!.replace(/&amp;/g, '&'), origin);
-        if (url.origin === origin && /^\/api(\/|$)/.test(url.pathname)) hrefs.add(url.href);
+        const url = new URL(m[1]!.replace(/&amp;/g, '&'), SITE_URL);
+        if (url.origin === new URL(SITE_URL).origin && /^\/api(\/|$)/.test(url.pathname)) hrefs.add(url.href);
       }
     }
     expect(hrefs.size).toBeGreaterThan(5);
@@ -147,7 +159,7 @@ describe('static host (npm run serve:static over EVI_DEPLOY=static)', () => {
 
   it('every spelling of an advertised path (unversioned, trailing slash) answers the same bytes', async () => {
     for (const url of [index.links.self, index.links.health, index.links.company, index.links.leaders]) {
-      const expected = await (await fetch(url)).text();
+      const expected = await (await fetch(served(url))).text();
       const path = new URL(url).pathname;
       for (const spelling of [`${path}/`, path.replace('/api/v1', '/api'), `${path.replace('/api/v1', '/api')}/`]) {
         const res = await fetch(`${origin}${spelling}`);
