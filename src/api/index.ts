@@ -41,4 +41,5 @@ export { MemoryStore, ViewCache } from './store.ts';
 export type { ViewStore } from './store.ts';
 export { PackedStore } from './packed-store.ts';
 export { packedAnswer, profilePage, splitFile } from './packed-answers.ts';
+export { splitRoute } from '../core/views/packs.ts';
 export type { PageAnswer } from './packed-answers.ts';

@@ -5,8 +5,7 @@
  * views here first (a packed build keeps profiles in packs and a file too large for one
  * asset in parts; otherwise they are assets); every other path is an asset.
  */
-import { PackedStore, RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, packedAnswer, primeApi, primeSearch, rateLimitedResponse } from '../../api/index.ts';
-import { splitRoute } from '../../core/views/packs.ts';
+import { PackedStore, RATE_LIMIT_PER_MINUTE, clientKey, createHandler, isSearchPage, packedAnswer, primeApi, primeSearch, rateLimitedResponse, splitRoute } from '../../api/index.ts';
 import type { Handler } from '../../api/index.ts';
 import { AssetsStore } from './assets-store.ts';
 import { MCP_PATH, handleMcp } from '../../mcp/server.ts';
