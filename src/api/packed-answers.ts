@@ -7,6 +7,7 @@
  */
 import { profilePagePath, splitRoute } from '../core/views/packs.ts';
 import type { PackedStore } from './packed-store.ts';
+import { noneMatch } from './service.ts';
 
 export interface PageAnswer {
   status: 200 | 301 | 304;
@@ -22,8 +23,8 @@ const FILE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-const matches = (ifNoneMatch: string | null, etag: string): boolean =>
-  !!ifNoneMatch && (ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag.replace(/^W\//, '')));
+/** If-None-Match names `etag` (weak comparison, as for the API's answers). */
+const matches = (ifNoneMatch: string | null, etag: string): boolean => !!ifNoneMatch && noneMatch(ifNoneMatch, etag.replace(/^W\//, ''));
 
 /**
  * @example

@@ -113,7 +113,7 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 }
 
 /** RFC 9110 §13.1.2 weak comparison, with the coding suffix of our own ETags removed. */
-function noneMatch(ifNoneMatch: string, etag: string): boolean {
+export function noneMatch(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === '*') return true;
   const tags = ifNoneMatch.match(/"[^"]*"/g);
   if (!tags) return false;
