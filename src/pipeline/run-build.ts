@@ -17,7 +17,8 @@ import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
 import { checkLedger, checkPublishedFiles, writeLedger } from './release/ledger.ts';
 import { checkNotOlder, lockOutput } from './release/output-lock.ts';
-import type { MonthRecord } from '../core/schemas/ledger.ts';
+import type { Ledger, MonthRecord } from '../core/schemas/ledger.ts';
+import { sha256Hex } from './release/published-files.ts';
 import { loadDataset } from './write/downloads.ts';
 import type { ReleaseStep } from './release/release.ts';
 import { ReportBuilder, reportPath, type BuildResult } from './write/report.ts';
@@ -59,6 +60,22 @@ function rankedSlugs(reg: Registry, r: MonthResult): Set<string> {
   const out = new Set<string>();
   for (let idx = 0; idx < seen.length; idx++) if (seen[idx]) out.add(reg.companies[idx]!.slug);
   return out;
+}
+
+/**
+ * Each past month's pack groups -> a digest of the ledger's digests of their folders, as this
+ * build computed them: the packs of a group whose digest is unchanged are linked forward.
+ */
+function frozenGroupKeys(ledger: Ledger, past: string[], origin: string): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const entry of ledger.months) {
+    if (!entry.files || !past.includes(entry.month)) continue;
+    for (const group of [`views/months/${entry.month}`, `views/rankings/${entry.month}`]) {
+      const lines = Object.entries(entry.files).filter(([folder]) => folder === group || folder.startsWith(`${group}/`));
+      if (lines.length) keys[group] = sha256Hex(JSON.stringify([origin, lines.sort()]));
+    }
+  }
+  return keys;
 }
 
 export async function runBuild(opts: BuildOptions): Promise<BuildResult> {
@@ -206,7 +223,8 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     const deploy = opts.deploy ?? DEFAULT_DEPLOY;
     if (deploy !== 'static') {
       const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
-      report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, log }).files;
+      const frozen = { live: existsSync(join(outDir, 'views')) ? outDir : null, keys: frozenGroupKeys(recorded, months.slice(0, -1), meta.siteUrl) };
+      report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, frozen, log }).files;
     }
     log('Publishing the release');
     await stage.publish(opts.releaseStep);

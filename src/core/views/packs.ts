@@ -31,6 +31,16 @@ export interface PackManifest {
   digest: string;
   /** Files kept in parts -> their parts, size and SHA-256. */
   split: Record<string, SplitFile>;
+  /**
+   * Groups whose content the build knew by digest (a past month's folders) -> that digest and
+   * each pack's SHA-256: the next build links such packs from this release instead of packing again.
+   */
+  frozen?: Record<string, FrozenGroup>;
+}
+
+export interface FrozenGroup {
+  key: string;
+  sha256: string[];
 }
 
 export interface SplitFile {

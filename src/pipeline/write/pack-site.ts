@@ -6,10 +6,11 @@
  * file, a larger view or download is kept in parts.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
-import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
+import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
@@ -26,6 +27,12 @@ export interface PackOptions {
   maxFileBytes?: number | null;
   packBytes?: number;
   partBytes?: number;
+  /**
+   * Groups whose content is known by digest (a past month's folders, checked against the ledger)
+   * -> that digest. A group whose digest equals the live release's gets that release's packs,
+   * linked once their bytes are checked, instead of being packed again.
+   */
+  frozen?: { live: string | null; keys: Record<string, string> };
   log?: (line: string) => void;
 }
 
@@ -34,6 +41,36 @@ export interface PackResult {
   filesBefore: number;
   files: number;
   packs: number;
+  /** Of the packs, those linked from the live release. */
+  linked?: number;
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The live release's pack manifest, or null when it has none (not packed, or no release). */
+function liveManifest(live: string | null | undefined): PackManifest | null {
+  const path = live ? join(live, PACK_MANIFEST) : null;
+  return path && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as PackManifest) : null;
+}
+
+/**
+ * Links the live release's packs of `group` into `site` when the group's content key is the same
+ * and every pack still has the bytes it was written with; false when any of that does not hold.
+ */
+function linkFrozen(site: string, live: string, group: string, was: FrozenGroup | undefined, key: string): boolean {
+  if (!was || was.key !== key) return false;
+  const sources = was.sha256.map((_, n) => join(live, packFile(group, n)));
+  if (!sources.every((path, n) => existsSync(path) && sha256(readFileSync(path)) === was.sha256[n])) return false;
+  sources.forEach((source, n) => {
+    const target = join(site, packFile(group, n));
+    mkdirSync(dirname(target), { recursive: true });
+    try {
+      linkSync(source, target);
+    } catch {
+      copyFileSync(source, target);
+    }
+  });
+  return true;
 }
 
 /** Every file under `root`, as relative paths with their sizes. */
@@ -133,18 +170,36 @@ export function packSite(site: string, options: PackOptions): PackResult {
   const manifest: PackManifest = { groups: {}, loose: loose.sort(), digest: '', split };
   // The digest is the profile pages' validator: their packs are hashed.
   const digest = createHash('sha256');
+  const frozen = options.frozen;
+  const was = liveManifest(frozen?.live);
+  const maxBytes = limit ?? MAX_FILE_BYTES;
   let packs = 0;
+  let linked = 0;
   let removed = 0;
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group)!;
-    const assigned = assign(group, members, packBytes, limit ?? MAX_FILE_BYTES);
+    // A frozen group's key covers its bytes and how they are cut into packs.
+    const key = frozen?.keys[group] ? sha256(new TextEncoder().encode(`${frozen.keys[group]} ${packBytes} ${maxBytes}`)) : null;
+    if (key && was && linkFrozen(site, frozen!.live!, group, was.frozen?.[group], key)) {
+      for (const f of members) unlinkSync(join(site, f.path));
+      (manifest.frozen ??= {})[group] = was.frozen![group]!;
+      manifest.groups[group] = was.groups[group]!;
+      linked += was.groups[group]!;
+      packs += was.groups[group]!;
+      removed += members.length;
+      continue;
+    }
+    const assigned = assign(group, members, packBytes, maxBytes);
+    const hashes: string[] = [];
     for (const file of [...assigned.keys()].sort()) {
       const paths = assigned.get(file)!;
       const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
       if (group === 'company') digest.update(bytes);
+      if (key) hashes[packNumber(file)] = sha256(bytes);
       out.writeBytes(file, bytes);
       for (const path of paths) unlinkSync(join(site, path));
     }
+    if (key) (manifest.frozen ??= {})[group] = { key, sha256: hashes };
     manifest.groups[group] = assigned.size;
     removed += members.length;
     packs += assigned.size;
@@ -153,12 +208,15 @@ export function packSite(site: string, options: PackOptions): PackResult {
   out.write(PACK_MANIFEST, manifest);
   removeEmptyFolders(site, ['company', 'views', 'api']);
   const after = files.length - removed - apiCopies - tooBig.length + parts + packs + 1;
-  const splitNote = tooBig.length ? `, ${tooBig.length} large files in ${parts} parts` : '';
+  const splitNote = `${tooBig.length ? `, ${tooBig.length} large files in ${parts} parts` : ''}${linked ? `, ${linked.toLocaleString('en-US')} packs of past months linked from the live release` : ''}`;
   options.log?.(
     `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs${splitNote}`,
   );
-  return { filesBefore: files.length, files: after, packs };
+  return { filesBefore: files.length, files: after, packs, ...(linked ? { linked } : {}) };
 }
+
+/** `n` of `packs/{group}/{n}.pack`. */
+const packNumber = (file: string) => Number(file.slice(file.lastIndexOf('/') + 1, -'.pack'.length));
 
 /** Removes the folders left empty under each of `roots`. */
 function removeEmptyFolders(site: string, roots: string[]): void {
