@@ -14,7 +14,7 @@
  *   EVI_BENCH_ONLY=ingest  the ingest comparison alone: the cold build and the
  *                    one-worker build are stopped once their log reaches "Scoring and ranking"
  *                    (the ingest phase is all they are measured for), no incremental builds;
- *                    DuckDB's runs and the one-month profile as usual. Prints only
+ *                    DuckDB's runs as usual. Prints only
  *                    (docs/performance.md is left alone).
  *   EVI_BENCH_INGEST_PAIRS=N  the ingest ratio from N pairs (default 1): after the first, N - 1
  *                    more pairs of a cold ingest (a fresh cache, stopped at "Scoring and
@@ -409,22 +409,6 @@ try {
   const duckIngest1 = workers !== 1 ? await duck(1, 'ingest') : null;
   const duckAgg1 = t1Months > 0 && workers !== 1 ? await duck(1, 'aggregate', firstFiles) : null;
 
-  // ---------------------------------------------------------------- one-month profile
-  noteLoad('before the one-month profile');
-  const profFile = join(data.coldDir, 'mentions', `${data.coldMonths[data.coldMonths.length - 1]}.csv.gz`);
-  const profM = await measure(process.execPath, ['--import', 'tsx', '--expose-gc', 'bench/lib/ingest-profile.ts', data.coldDir, profFile], { cwd: repo, env });
-  if (profM.code !== 0) throw new Error(`profile failed: ${profM.lines.map((l) => l.text).join('\n')}`);
-  const prof = JSON.parse(profM.stdout.trim().split('\n').pop()!) as {
-    rows: number;
-    gzBytes: number;
-    csvBytes: number;
-    aggregateBytes: number;
-    aggregateJsonBytes: number;
-    stages: { name: string; seconds: number; cpuSeconds: number }[];
-    heapHeldBytes?: number;
-  };
-  if (prof.heapHeldBytes !== undefined) say(`  profile: heap held at the end of the month's fold (the accumulator alive): ${fmt(prof.heapHeldBytes / 2 ** 20, 1)} MiB`);
-  for (const s of prof.stages) say(`  profile: ${s.name.padEnd(55)} ${secs(s.seconds)}  (CPU ${secs(s.cpuSeconds)})  ${fmt(prof.rows / s.seconds)} rows/s`);
   noteLoad('end');
 
   // ---------------------------------------------------------------- report
@@ -488,15 +472,6 @@ try {
   if (pagesRun) targets.push(scaled(pagesRun, 12, 'incremental build with pages'));
   if (steady?.pages) targets.push(scaled(steady, 12, "incremental build with pages in an operator's steady state"));
   targets.push(scaled(cold, 40, `cold build${cold.pages ? ' with pages' : ', EVI_PAGES=0'}`));
-  // The breakdown by CPU time: on a shared machine the wall times of the stages move with the load.
-  const stage = (n: string) => prof.stages.find((s) => s.name.startsWith(n))!.cpuSeconds;
-  const pmf = stage('parseMonthFile');
-  const gunzip = stage('gunzip');
-  const parserAlone = stage('gunzip + UTF-8 check + PapaParse alone');
-  const csv = parserAlone - gunzip;
-  const readcsv = stage('gunzip + PapaParse + readCsv') - parserAlone;
-  const acc = pmf - stage('gunzip + PapaParse + readCsv');
-  const pct = (x: number) => `${((100 * x) / pmf).toFixed(0)}%`;
 
   const runName = (r: BuildRun) => `${r.label}${r.pages ? ' with pages' : ', EVI_PAGES=0'}`;
   const phaseCell = (r: BuildRun) => r.phases.map((p) => `${p.name} ${secs(p.seconds)}`).join(', ');
@@ -570,14 +545,6 @@ try {
     '',
     `DuckDB's same aggregation (\`bench/lib/duckdb-aggregate.ts\`, ${duckAgg.files} files, ${2 * workers} at a time so that its memory stays bounded): country/industry spellings resolved through the registry's codes, names, aliases and slugs; empty fields, dates and unknown values counted; every answer's rows checked to agree; per (month, industry, country) the distinct (scored model, theme) pairs and scored answers; per (month, industry, country, folded company name) the distinct answers naming it; research-model counts; latest dates. Its row counts match the build's (${fmt(duckAgg.scoredRows as number)} scored, ${fmt(duckAgg.researchRows as number)} research, ${fmt(duckAgg.contexts as number)} contexts). Time by step: ${Object.entries(duckAgg.timings).map(([k, v]) => `${k} ${secs(v)}`).join(', ')}.`,
     '',
-    `Where one month's ingest time goes (\`bench/lib/ingest-profile.ts\`: ${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(prof.rows)} rows, ${fmt(prof.gzBytes / 2 ** 20, 1)} MiB gzip, ${fmt(prof.csvBytes / 2 ** 20, 1)} MiB CSV; one thread, in-process; each of the first four stages includes the ones before it):`,
-    '',
-    '| stage | wall | CPU (user + system) | rows/s (wall) |',
-    '|---|---|---|---|',
-    ...prof.stages.map((s) => `| ${s.name} | ${secs(s.seconds)} | ${secs(s.cpuSeconds)} | ${fmt(prof.rows / s.seconds)} |`),
-    '',
-    `So of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}). The month's cache entry (its aggregate as bytes, src/pipeline/read/aggregate-file.ts) is ${fmt(prof.aggregateBytes / 2 ** 20, 1)} MiB; as JSON it would be ${fmt(prof.aggregateJsonBytes / 2 ** 20, 1)} MiB.`,
-    '',
     '| target | measured | met |',
     '|---|---|---|',
     ...targets.map((t) => `| ${t.what} | ${t.value} | ${t.met === null ? '–' : t.met ? 'yes' : '**no**'} |`),
@@ -601,14 +568,6 @@ try {
     ...(pairs.length > 1 ? [pairsLine, ''] : []),
     `Ours / DuckDB, ${workers} workers vs ${workers} threads: **${(ours / duckAggRate).toFixed(2)}×** DuckDB doing the same checks (target ≥ 1.5×: ${ours / duckAggRate >= 1.5 ? 'met' : '**not met**'}), ${(ours / duckIngestRate).toFixed(2)}× DuckDB's plain read.` +
       (one && duckAgg1 ? ` One thread each: ${(one.parsedRows / one.ingestSeconds / (duckAgg1.rows / duckAgg1.seconds)).toFixed(2)}× (same checks)${duckIngest1 ? `, ${(one.parsedRows / one.ingestSeconds / (duckIngest1.rows / duckIngest1.seconds)).toFixed(2)}× (plain read)` : ''}.` : ''),
-    '',
-    `One month in one thread (\`bench/lib/ingest-profile.ts\`, ${data.coldMonths[data.coldMonths.length - 1]}, ${fmt(prof.rows)} rows; each stage includes the ones before it; CPU = user + system of the process):`,
-    '',
-    '| stage | wall | CPU |',
-    '|---|---|---|',
-    ...prof.stages.map((s) => `| ${s.name} | ${fmt(s.seconds, 2)} s | ${fmt(s.cpuSeconds, 2)} s |`),
-    '',
-    `Of parseMonthFile's ${secs(pmf)} of CPU: gunzip ${secs(gunzip)} (${pct(gunzip)}), UTF-8 check and PapaParse ${secs(csv)} (${pct(csv)}), readCsv's trimming, line counting and header mapping ${secs(readcsv)} (${pct(readcsv)}), validation and aggregation (MonthAccumulator) ${secs(acc)} (${pct(acc)}).`,
     '',
   ];
   const section = (ingestOnly ? ingestMd : md).join('\n');
