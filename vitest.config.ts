@@ -80,7 +80,9 @@ export default defineConfig({
     projects: [
       // Unit tests leave no state behind them: a worker keeps its modules from one file to the next.
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
-      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS } },
+      // So do the system files (each closes what it starts and restores what it changes): a
+      // worker loads the project's modules once instead of once per file.
+      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
       { extends: true, test: { name: 'internals', include: INTERNALS } },
     ],
   },
