@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -24,17 +24,48 @@ const INTERNALS = [
 const readsSharedBuild = (spec: TestSpecification) => /\/lib\/(build-once|dist)\.ts'/.test(readFileSync(spec.moduleId, 'utf8'));
 
 /**
+ * The system files that run longest, longest first. The order is fixed, whatever an earlier
+ * run left in vitest's cache (a fresh clone has none): the long files start early and the
+ * short ones fill the end of the run. Other files follow, larger first.
+ */
+const LONGEST = [
+  'pages-browser',
+  'packed',
+  'edge-previews',
+  'newcomer-browser',
+  'browser',
+  'search-quality',
+  'months',
+  'page-workers',
+  'build-order',
+  'worker',
+  'build-output',
+  'nginx',
+  'fuzz',
+].map((name) => `test/${name}.test.ts`);
+
+const rank = (spec: TestSpecification) => {
+  const i = LONGEST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+  return i < 0 ? LONGEST.length : i;
+};
+const longestFirst = (specs: TestSpecification[]) =>
+  specs
+    .map((spec) => ({ spec, rank: rank(spec), size: statSync(spec.moduleId).size }))
+    .sort((a, b) => a.rank - b.rank || b.size - a.size)
+    .map(({ spec }) => spec);
+
+/**
  * The first file that reads the shared build starts it; the system files that need no shared
  * build run beside it, before the others that wait for it. The unit tests come last, small
  * files that fill the end of the run.
  */
 class SharedBuildFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const system = sorted.filter((s) => s.project.name === 'system');
+    const system = longestFirst(files.filter((s) => s.project.name === 'system'));
     const [first, ...waiting] = system.filter(readsSharedBuild);
     const beside = system.filter((s) => !readsSharedBuild(s));
-    return [...(first ? [first] : []), ...beside, ...waiting, ...sorted.filter((s) => s.project.name !== 'system')];
+    const others = await super.sort(files.filter((s) => s.project.name !== 'system'));
+    return [...(first ? [first] : []), ...beside, ...waiting, ...others];
   }
 }
 
@@ -49,7 +80,9 @@ export default defineConfig({
     projects: [
       // Unit tests leave no state behind them: a worker keeps its modules from one file to the next.
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
-      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS } },
+      // So do the system files (each closes what it starts and restores what it changes): a
+      // worker loads the project's modules once instead of once per file.
+      { extends: true, test: { name: 'system', include: ['test/**/*.test.ts'], exclude: INTERNALS, isolate: false } },
       { extends: true, test: { name: 'internals', include: INTERNALS } },
     ],
   },

@@ -93,7 +93,11 @@ describe('publish gate', () => {
     const dir = dataWith({ 'mentions/2026-04.csv': april(usOnly), 'accept-drops.json': JSON.stringify([{ month: '2026-05', reason: 'a different month entirely' }]) });
     await expectStop(dir, /countries/);
     process.env.EVI_ACCEPT_DROP = '2026-04';
-    await build(dir);
+    try {
+      await build(dir);
+    } finally {
+      delete process.env.EVI_ACCEPT_DROP;
+    }
     expect(health().acceptedDrop).toMatch(/EVI_ACCEPT_DROP=2026-04/);
   });
 

@@ -21,7 +21,13 @@ const tmp = mkdtempSync(join(tmpdir(), 'evi-months-'));
 const SITE = 'https://evi.example';
 const EPOCH = 1790000000;
 
-async function buildSite(dataDir: string, name: string, keepMonths: number | null): Promise<{ handle: Handler; meta: MetaView }> {
+interface Site {
+  handle: Handler;
+  meta: MetaView;
+  outDir: string;
+}
+
+async function build(dataDir: string, name: string, keepMonths: number | null): Promise<Site> {
   const data = join(tmp, `${name}-data`);
   cpSync(dataDir, data, { recursive: true });
   // A ledger records published months: one built without the later months starts its own.
@@ -37,7 +43,15 @@ async function buildSite(dataDir: string, name: string, keepMonths: number | nul
   const index = (await res.json()) as { dataset: { months: string[] } };
   expect(index.dataset.months.length).toBeGreaterThan(0);
   const meta = (await new FsStore(outDir).read('views/meta.json'))!;
-  return { handle, meta: JSON.parse(meta) as MetaView };
+  return { handle, meta: JSON.parse(meta) as MetaView, outDir };
+}
+
+/** The site built from `dataDir` with its first `keepMonths` months (all with null): one build each, read by every suite that asks for it. */
+const sites = new Map<string, Promise<Site>>();
+function buildSite(dataDir: string, keepMonths: number | null): Promise<Site> {
+  const key = `${dataDir}|${keepMonths}`;
+  if (!sites.has(key)) sites.set(key, build(dataDir, `site-${sites.size}`, keepMonths));
+  return sites.get(key)!;
 }
 
 const get = async (handle: Handler, path: string) => {
@@ -61,20 +75,20 @@ for (const [label, dataDir, keep] of [
   ['sample data', sampleData(join(tmp, 'sample'), 5), 3],
 ] as const) {
   describe(`a past month answers as it did when it was current (${label})`, () => {
-    let full: { handle: Handler; meta: MetaView };
-    let then: { handle: Handler; meta: MetaView };
+    let full: Site;
+    let then: Site;
     let month: string;
 
     beforeAll(async () => {
-      full = await buildSite(dataDir, `${label.replace(/\W+/g, '-')}-full`, null);
-      then = await buildSite(dataDir, `${label.replace(/\W+/g, '-')}-then`, keep);
+      full = await buildSite(dataDir, null);
+      then = await buildSite(dataDir, keep);
       month = then.meta.month;
       expect(full.meta.months).toContain(month);
       expect(full.meta.month).not.toBe(month);
     });
 
     it('every company profile, in every country, by query and by month path', async () => {
-      const slugs = readdirSync(join(tmp, `${label.replace(/\W+/g, '-')}-then-dist`, 'views/company')).map((f) => f.replace(/\.json$/, ''));
+      const slugs = readdirSync(join(then.outDir, 'views/company')).map((f) => f.replace(/\.json$/, ''));
       expect(slugs.length).toBeGreaterThan(3);
       let compared = 0;
       for (const slug of slugs) {
@@ -121,7 +135,7 @@ for (const [label, dataDir, keep] of [
 describe('month errors', () => {
   let handle: Handler;
   beforeAll(async () => {
-    ({ handle } = await buildSite(join(root, 'test/fixtures/basic'), 'errors', null));
+    ({ handle } = await buildSite(join(root, 'test/fixtures/basic'), null));
   });
 
   it('a month that is not a month is a 400 saying which part is wrong', async () => {
@@ -145,7 +159,7 @@ describe('current answers name their permanent copy', () => {
   let released: Record<string, string>;
   beforeAll(async () => {
     let meta: MetaView;
-    ({ handle, meta } = await buildSite(join(root, 'test/fixtures/basic'), 'canonical', null));
+    ({ handle, meta } = await buildSite(join(root, 'test/fixtures/basic'), null));
     released = meta.released!;
   });
 

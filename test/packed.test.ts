@@ -4,6 +4,8 @@
  * index, the search rankings and the profiles download are split into parts), served by the Node server, the Worker under
  * workerd, Pages Functions and nginx. Each answers every endpoint and page as the Node server
  * answers them over the same build unpacked, and the files no longer grow with companies.
+ * Pages Functions run as `npm run preview:pages` with RATE_LIMIT_PER_MINUTE=0, which leaves one
+ * client unlimited.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -17,10 +19,12 @@ import { startServer, type RunningServer } from '../src/adapters/node/index.ts';
 import { NGINX_BINARY } from '../src/adapters/node/nginx.ts';
 import { PACK_MANIFEST, type PackManifest } from '../src/core/views/packs.ts';
 import type { MetaView } from '../src/core/views/layout.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../src/core/policy.ts';
 import { packSite } from '../src/pipeline/write/pack-site.ts';
 import { apiSuite } from './lib/api-suite.ts';
 import { builtDist } from './lib/dist.ts';
 import { startPreview, type Preview } from './lib/preview.ts';
+import { burst } from './lib/rate-window.ts';
 import { bundleWorker, startWorker } from './lib/workerd.ts';
 
 const MAX_FILES = 2_000;
@@ -160,6 +164,11 @@ describe('a packed build under Pages Functions', () => {
   afterAll(() => pages?.close());
 
   apiSuite(() => ({ fetch: (path, init) => fetch(`${pages.url}${path}`, init), read: (path) => new PackedStore(new FsStore(packed)).read(path) }));
+
+  it('with RATE_LIMIT_PER_MINUTE=0 (npm run preview:pages as a client’s own test suite runs it), one client gets more than the deployment’s 60 answers a minute', async () => {
+    const statuses = await burst(pages.url, RATE_LIMIT_PER_MINUTE + 10, '203.0.113.70');
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
 
   it('answers the profile pages from the packs', async () => {
     for (const slug of slugs.slice(0, 40)) {

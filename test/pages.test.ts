@@ -1,9 +1,10 @@
 /**
  * Cloudflare Pages with the API as Pages Functions: `npm run preview:pages` (wrangler pages
  * dev, offline, under workerd) over the built site, as a user runs it. The shared API suite
- * through Pages' routing, then what Pages' own static serving does around the function.
+ * through Pages' routing, then what Pages' own static serving does around the function, and
+ * the rate limit. test/packed.test.ts runs the preview with RATE_LIMIT_PER_MINUTE=0.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '../src/core/schemas/responses.ts';
@@ -95,6 +96,17 @@ describe('Pages Functions: routing around the function', () => {
     const index = await fetch(`${pages.url}/views/search-index.json`);
     expect(index.status).toBe(200);
     await index.arrayBuffer();
+  });
+
+  it('serves neither the build’s report nor a host file the Node server refuses', async () => {
+    // Pages serves the folder whole (no ignore file); `_headers` and `_redirects` are its own,
+    // and wrangler pages dev answers them with a 502 of its own: never the file.
+    for (const path of ['/build-report.json', '/_headers', '/_redirects']) {
+      const res = await fetch(`${pages.url}${path}`);
+      const text = await res.text();
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      if (existsSync(join(dist, path))) expect(text, path).not.toContain(readFileSync(join(dist, path), 'utf8').slice(0, 40));
+    }
   });
 
   it('the OpenAPI servers resolve to the origin that serves the document, on any port', async () => {
