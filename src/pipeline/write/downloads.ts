@@ -142,6 +142,13 @@ export interface ProfilesGz {
 /** How much NDJSON text {@link ProfilesGzip} hands zlib at a time. */
 const PROFILES_CHUNK = 1 << 20;
 
+/**
+ * Text handed to zlib and not yet read above which {@link ProfilesGzip.drained} makes the caller
+ * wait: the profiles grow with the months of history, and a thread that seldom turns the
+ * event loop would otherwise pile them all up uncompressed.
+ */
+const PROFILES_MAX_UNREAD = 8 * PROFILES_CHUNK;
+
 /** The profiles download's deflate level: zlib's default; level 9 costs far more CPU for little. */
 export const PROFILES_GZIP_LEVEL = 6;
 
@@ -158,6 +165,10 @@ export class ProfilesGzip {
   #chunk: ByteBuilder | null = null;
   #rows = 0;
   #buffers = 0;
+  /** Bytes written to zlib and not yet read by it, and the callers waiting for them to shrink. */
+  #unread = 0;
+  #drainers: (() => void)[] = [];
+  #finished = false;
 
   constructor() {
     this.#zip.on('data', (chunk: Buffer) => this.#parts.push(chunk));
@@ -193,9 +204,17 @@ export class ProfilesGzip {
     return this.#zip.writableLength;
   }
 
+  /** Resolves once the text zlib has not read yet is under PROFILES_MAX_UNREAD. */
+  drained(): Promise<void> {
+    return this.#unread > PROFILES_MAX_UNREAD ? new Promise((resolve) => this.#drainers.push(resolve)) : Promise.resolve();
+  }
+
   /** The file's bytes, once zlib has compressed what was added. */
   finish(): Promise<ProfilesGz> {
     this.#flush();
+    this.#finished = true;
+    // no chunk comes any more: the spare buffers go
+    this.#free.length = 0;
     this.#zip.end();
     return this.#done;
   }
@@ -211,8 +230,14 @@ export class ProfilesGzip {
     if (!chunk) return;
     this.#chunk = null;
     const buffer = chunk.buffer;
+    const bytes = chunk.length;
+    this.#unread += bytes;
     // free again once zlib has read it
-    this.#zip.write(chunk.view(), () => this.#free.push(buffer));
+    this.#zip.write(chunk.view(), () => {
+      this.#unread -= bytes;
+      if (!this.#finished) this.#free.push(buffer);
+      if (this.#unread <= PROFILES_MAX_UNREAD) for (const wake of this.#drainers.splice(0)) wake();
+    });
   }
 }
 

@@ -64,6 +64,22 @@ describe('ProfilesGzip', () => {
     expect(gz.equals(gzipSync(text, { level: PROFILES_GZIP_LEVEL }))).toBe(true);
   });
 
+  it('drained() lets zlib catch up: the text not yet read stays bounded, and the bytes are the same', async () => {
+    const all = lines(120_000); // ~26 MB: more than drained() lets pile up
+    const zip = new ProfilesGzip();
+    let most = 0;
+    for (const line of all) {
+      zip.add(line);
+      await zip.drained();
+      most = Math.max(most, zip.unread);
+    }
+    const { gz } = await zip.finish();
+    const text = Buffer.from(`${all.join('\n')}\n`);
+    expect(most).toBeLessThan(text.length / 2);
+    expect(zip.buffers).toBeLessThan(text.length / (2 << 20));
+    expect(gz.equals(gzipSync(text, { level: PROFILES_GZIP_LEVEL }))).toBe(true);
+  });
+
   it('with no line, the gzip of nothing', async () => {
     const { gz, rows } = await new ProfilesGzip().finish();
     expect(rows).toBe(0);

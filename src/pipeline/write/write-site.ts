@@ -119,6 +119,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
       if (slugs.length % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     await queue.drained();
+    await profiles.drained();
   }
   if (parts.companiesWritten) handOver();
   log(`  ${slugs.length.toLocaleString('en-US')} current company views and their static answers`);
