@@ -157,7 +157,7 @@ function methodNotAllowed(request: Request): Response {
 export function createMcpHttpHandler(api: ApiFetch, options: McpOptions = {}): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT });
-    // Stateless: no session to stream server notifications on (GET) or to end (DELETE).
+    // Stateless: no open stream for server notifications (GET), nothing to end (DELETE).
     if (request.method !== 'POST') return methodNotAllowed(request);
     const server = createMcpServer(api, options);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });

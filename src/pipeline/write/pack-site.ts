@@ -7,8 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
@@ -45,7 +44,7 @@ export interface PackResult {
   linked?: number;
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** The live release's pack manifest, or null when it has none (not packed, or no release). */
 function liveManifest(live: string | null | undefined): PackManifest | null {
@@ -179,7 +178,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
   for (const group of [...groups.keys()].sort()) {
     const members = groups.get(group)!;
     // A frozen group's key covers its bytes and how they are cut into packs.
-    const key = frozen?.keys[group] ? sha256(new TextEncoder().encode(`${frozen.keys[group]} ${packBytes} ${maxBytes}`)) : null;
+    const key = frozen?.keys[group] ? sha256(`${frozen.keys[group]} ${packBytes} ${maxBytes}`) : null;
     if (key && was && linkFrozen(site, frozen!.live!, group, was.frozen?.[group], key)) {
       for (const f of members) unlinkSync(join(site, f.path));
       (manifest.frozen ??= {})[group] = was.frozen![group]!;
