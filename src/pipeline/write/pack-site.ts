@@ -6,8 +6,8 @@
  * file, a larger view or download is kept in parts.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
@@ -53,22 +53,14 @@ function liveManifest(live: string | null | undefined): PackManifest | null {
 }
 
 /**
- * Links the live release's packs of `group` into `site` when the group's content key is the same
+ * Links the live release's packs of `group` into the site when the group's content key is the same
  * and every pack still has the bytes it was written with; false when any of that does not hold.
  */
-function linkFrozen(site: string, live: string, group: string, was: FrozenGroup | undefined, key: string): boolean {
+function linkFrozen(out: JsonWriter, live: string, group: string, was: FrozenGroup | undefined, key: string): boolean {
   if (!was || was.key !== key) return false;
   const sources = was.sha256.map((_, n) => join(live, packFile(group, n)));
   if (!sources.every((path, n) => existsSync(path) && sha256(readFileSync(path)) === was.sha256[n])) return false;
-  sources.forEach((source, n) => {
-    const target = join(site, packFile(group, n));
-    mkdirSync(dirname(target), { recursive: true });
-    try {
-      linkSync(source, target);
-    } catch {
-      copyFileSync(source, target);
-    }
-  });
+  sources.forEach((source, n) => out.linkFrom(packFile(group, n), source, 0));
   return true;
 }
 
@@ -179,7 +171,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
     const members = groups.get(group)!;
     // A frozen group's key covers its bytes and how they are cut into packs.
     const key = frozen?.keys[group] ? sha256(`${frozen.keys[group]} ${packBytes} ${maxBytes}`) : null;
-    if (key && was && linkFrozen(site, frozen!.live!, group, was.frozen?.[group], key)) {
+    if (key && was && linkFrozen(out, frozen!.live!, group, was.frozen?.[group], key)) {
       for (const f of members) unlinkSync(join(site, f.path));
       (manifest.frozen ??= {})[group] = was.frozen![group]!;
       manifest.groups[group] = was.groups[group]!;
