@@ -204,7 +204,11 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     };
     // On a cache miss Astro compiles the pages once the views they read are written.
     const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit ? {} : { staticsReady: () => pages.compileEarly() }), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, search: search ?? buildSearchFiles(searchDocs(reg)), dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
+    const deploy = opts.deploy ?? DEFAULT_DEPLOY;
+    const maxFiles = opts.maxFiles ?? MAX_FILES;
+    // A view (and a profile page) per company already passes the limit: the site will be packed.
+    const surelyPacked = deploy !== 'static' && reg.companies.length * (pages ? 2 : 1) > maxFiles;
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, staticAnswers: !surelyPacked, search: search ?? buildSearchFiles(searchDocs(reg)), dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk: let the month results go before rendering.
     results.length = 0;
     details.length = 0;
@@ -220,11 +224,10 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
 
     // Every byte each past month publishes is checked against the ledger before going live.
     const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
-    const deploy = opts.deploy ?? DEFAULT_DEPLOY;
     if (deploy !== 'static') {
       const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
       const frozen = { live: existsSync(join(outDir, 'views')) ? outDir : null, keys: frozenGroupKeys(recorded, months.slice(0, -1), meta.siteUrl) };
-      report.output.files = packSite(stage.site, { maxFiles: opts.maxFiles ?? MAX_FILES, maxFileBytes, frozen, log }).files;
+      report.output.files = packSite(stage.site, { maxFiles, maxFileBytes, frozen, log }).files;
     }
     log('Publishing the release');
     await stage.publish(opts.releaseStep);

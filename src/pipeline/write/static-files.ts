@@ -18,8 +18,8 @@ const isCompanyFamily = (e: Endpoint) => (e.handler ?? e.id) === 'getCompany';
 const withPermalink = (profile: string, permalink: string) => `${profile.slice(0, -1)},"permalink":${JSON.stringify(permalink)}}`;
 
 /**
- * Writes each current company view and its static files, and gives the view's lines of the
- * profiles download. Each profile is stringified once and the texts reused, the same bytes
+ * Writes each current company view and its static files (none with `api` null), and gives
+ * the view's lines of the profiles download. Each profile is stringified once and the texts reused, the same bytes
  * as the handler's answers.
  */
 export class CurrentCompanyFiles {
@@ -27,11 +27,11 @@ export class CurrentCompanyFiles {
 
   constructor(
     private readonly views: JsonWriter,
-    private readonly api: JsonWriter,
+    private readonly api: JsonWriter | null,
     private readonly meta: MetaView,
   ) {
     const target = deploymentOf(meta.index);
-    this.#forms = ALL_ENDPOINTS.flatMap((e) => {
+    this.#forms = !api ? [] : ALL_ENDPOINTS.flatMap((e) => {
       const form = isCompanyFamily(e) ? staticForm(e, target) : null;
       return form?.from === 'handler' ? [{ file: form.file, permanent: e.path.startsWith(MONTH_SCOPE) }] : [];
     });
@@ -46,9 +46,9 @@ export class CurrentCompanyFiles {
       const path = fillPath(file, { slug: view.slug, month: meta.month });
       if (permanent) {
         const body = currentCompanyAnswer(meta, view, null, true);
-        if (body) this.api.writeText(path, JSON.stringify(body));
+        if (body) this.api!.writeText(path, JSON.stringify(body));
       } else if (view.defaultCountry !== null && texts.has(view.defaultCountry)) {
-        this.api.writeText(path, withPermalink(texts.get(view.defaultCountry)!, permalinkOf(meta, meta.month, companyCanon(view.slug, undefined))));
+        this.api!.writeText(path, withPermalink(texts.get(view.defaultCountry)!, permalinkOf(meta, meta.month, companyCanon(view.slug, undefined))));
       }
     }
     return codes.sort(compareKeys).map((code) => withPermalink(texts.get(code)!, permalinkOf(meta, meta.month, companyCanon(view.slug, code))));

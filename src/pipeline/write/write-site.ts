@@ -44,6 +44,11 @@ export interface SiteParts {
   dataset: Dataset;
   search: SearchFiles;
   cacheDir: string | null;
+  /**
+   * Write the static `/api` answers (default). Not for a site that will surely be packed:
+   * the packing removes them, as the function answers `/api` there.
+   */
+  staticAnswers?: boolean;
   /** Per past month, its packed board details from the scoring (read instead of its aggregate). */
   details?: (PackedDetails | undefined)[];
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
@@ -91,7 +96,8 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   const site = shapeSite(meta, meta.lastUpdated);
   const asPast = store ? new RecordShards(meta, tables) : null;
   const api = new JsonWriter(json, queue);
-  const current = new CurrentCompanyFiles(views, api, meta);
+  const staticAnswers = parts.staticAnswers !== false;
+  const current = new CurrentCompanyFiles(views, staticAnswers ? api : null, meta);
   // meta.json first: the profiles' pages read it.
   views.write('meta.json', meta);
   // With `companiesWritten`: each batch's slugs are handed over once the batch is on disk.
@@ -168,7 +174,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   await queue.flush();
   api.writeText('feed.xml', atomFeed(changelog, meta.name, urls));
   api.write('api/v1/openapi.json', openApiDocument(meta));
-  await writeStaticFiles(api, json, meta);
+  if (staticAnswers) await writeStaticFiles(api, json, meta);
   for (const [path, text] of hostFiles(meta)) api.writeText(path, text);
   log(`  static answers, OpenAPI and host files: ${api.files.toLocaleString('en-US')} files`);
   // Most of what this thread made is garbage: collect it now, not through the month jobs' peak.
