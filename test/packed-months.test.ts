@@ -10,16 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../src/pipeline/run-build.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const tmp = mkdtempSync(join(tmpdir(), 'evi-packed-months-'));
-const data = join(tmp, 'data');
-const out = join(tmp, 'dist');
-let log: string[] = [];
-const build = (outDir = out) => {
-  log = [];
-  return runBuild({ root, dataDir: data, outDir, cacheDir: null, siteUrl: 'https://evi.example', sourceDateEpoch: 1790000000, pages: false, workers: 1, maxFiles: 1, log: (l) => log.push(l) });
-};
 const PAST_PACK = 'packs/views/months/2026-02/0.pack';
-const inode = (path: string) => statSync(join(out, path)).ino;
 
 /** Every file under `dir` -> its bytes. */
 function tree(dir: string, prefix = ''): Map<string, Buffer> {
@@ -38,15 +29,30 @@ function differences(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
   return [...paths].filter((p) => !a.get(p) || !b.get(p) || !a.get(p)!.equals(b.get(p)!)).sort();
 }
 
-beforeAll(async () => {
-  cpSync(join(root, 'test/fixtures/basic'), data, { recursive: true });
-  await build();
-  // A new month: 2026-02 and 2026-03 are now past months.
-  writeFileSync(join(data, 'mentions/2026-04.csv'), readFileSync(join(data, 'mentions/2026-03.csv'), 'utf8').replace(/2026-03-/g, '2026-04-'));
-});
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+describe.each([
+  ['without a cache', false],
+  // With one, the past months' files of packs linked forward are left out of the build.
+  ['with a cache', true],
+])('a packed release links its frozen months forward (%s)', (_, cached) => {
+  const tmp = mkdtempSync(join(tmpdir(), 'evi-packed-months-'));
+  const data = join(tmp, 'data');
+  const out = join(tmp, 'dist');
+  let log: string[] = [];
+  const build = (outDir = out) => {
+    log = [];
+    const cacheDir = cached ? join(tmp, `cache-${outDir === out ? 'live' : 'cold'}`) : null;
+    return runBuild({ root, dataDir: data, outDir, cacheDir, siteUrl: 'https://evi.example', sourceDateEpoch: 1790000000, pages: false, workers: 1, maxFiles: 1, log: (l) => log.push(l) });
+  };
+  const inode = (path: string) => statSync(join(out, path)).ino;
 
-describe('a packed release links its frozen months forward', () => {
+  beforeAll(async () => {
+    cpSync(join(root, 'test/fixtures/basic'), data, { recursive: true });
+    await build();
+    // A new month: 2026-02 and 2026-03 are now past months.
+    writeFileSync(join(data, 'mentions/2026-04.csv'), readFileSync(join(data, 'mentions/2026-03.csv'), 'utf8').replace(/2026-03-/g, '2026-04-'));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
   it("links the past month's packs from the live release and publishes what a cold build publishes", async () => {
     const before = inode(PAST_PACK);
     await build();

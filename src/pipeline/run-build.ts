@@ -11,7 +11,8 @@ import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../co
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, MAX_FILES, type DeployTarget } from '../core/policy.ts';
-import { MAX_FILE_BYTES, packSite } from './write/pack-site.ts';
+import { frozenLinks, MAX_FILE_BYTES, PACK_BYTES, packSite, type FrozenLink } from './write/pack-site.ts';
+import { packGroup } from '../core/views/packs.ts';
 import { loadData } from './read/load-data.ts';
 import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
@@ -206,9 +207,25 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     const hooks = pages ? { companiesReady: () => pagesMayStart('profiles'), viewsReady: () => pagesMayStart('all'), ...(pages.hit ? {} : { staticsReady: () => pages.compileEarly() }), ...(pages.hit && monthly ? { companiesWritten } : {}) } : {};
     const deploy = opts.deploy ?? DEFAULT_DEPLOY;
     const maxFiles = opts.maxFiles ?? MAX_FILES;
-    // A view (and a profile page) per company already passes the limit: the site will be packed.
-    const surelyPacked = deploy !== 'static' && reg.companies.length * (pages ? 2 : 1) > maxFiles;
-    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, staticAnswers: !surelyPacked, search: search ?? buildSearchFiles(searchDocs(reg)), dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
+    const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
+    const live = existsSync(join(outDir, 'views')) ? outDir : null;
+    // A view (and a profile page) per company and each month's CSV download and its manifest
+    // already pass the limit: the site will be packed.
+    const surelyPacked = deploy !== 'static' && reg.companies.length * (pages ? 2 : 1) + 2 * months.length > maxFiles;
+    // Past months whose packs the live release has for the same files are linked forward; a
+    // site surely packed leaves out their files that come from the cache as they were (a month
+    // made again is checked against the ledger as ever). Not a month whose files may change now
+    // (a correction, or its profiles cut into another number of shards).
+    const steady = months.slice(0, -1).filter((m) => !plan.correctedNow.has(m) && !plan.pending.has(m) && ledger.months.find((e) => e.month === m)?.companyShards === meta.companyShards);
+    const linked = deploy !== 'static' ? frozenLinks(live, frozenGroupKeys(ledger, steady, meta.siteUrl), { maxFileBytes }) : new Map<string, FrozenLink>();
+    const leftOut = new Set<string>();
+    const leaveOut = (path: string, bytes: number) => {
+      const group = packGroup(path);
+      const out = surelyPacked && group !== null && bytes <= PACK_BYTES && linked.has(group);
+      if (out) leftOut.add(group);
+      return out;
+    };
+    report.output = await writeSite(stage.json, { data, input, meta, ledger, ranked, staticAnswers: !surelyPacked, leaveOut, search: search ?? buildSearchFiles(searchDocs(reg)), dataset: input.dataset!, cacheDir: opts.cacheDir, details, workers: opts.workers, ...hooks, log });
     // Everything the pages need is on disk: let the month results go before rendering.
     results.length = 0;
     details.length = 0;
@@ -223,11 +240,10 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     } else await stage.jsonIsSite();
 
     // Every byte each past month publishes is checked against the ledger before going live.
-    const recorded = checkPublishedFiles(plan, { site: stage.site, live: existsSync(join(outDir, 'views')) ? outDir : null, months, companyShards: meta.companyShards, origin: meta.siteUrl, log });
+    const recorded = checkPublishedFiles(plan, { site: stage.site, live, months, companyShards: meta.companyShards, origin: meta.siteUrl, linked: leftOut, log });
     if (deploy !== 'static') {
-      const maxFileBytes = deploy === 'worker' || deploy === 'pages' ? MAX_FILE_BYTES : null;
-      const frozen = { live: existsSync(join(outDir, 'views')) ? outDir : null, keys: frozenGroupKeys(recorded, months.slice(0, -1), meta.siteUrl) };
-      report.output.files = packSite(stage.site, { maxFiles, maxFileBytes, frozen, log }).files;
+      const keys = frozenGroupKeys(recorded, months.slice(0, -1), meta.siteUrl);
+      report.output.files = packSite(stage.site, { maxFiles, maxFileBytes, keys, linked, log }).files;
     }
     log('Publishing the release');
     await stage.publish(opts.releaseStep);

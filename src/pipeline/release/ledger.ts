@@ -165,11 +165,31 @@ export async function checkLedger(opts: {
  * Checks the files every past month publishes against the ledger: stops naming what would
  * change unless a correction covers it; records a month not yet recorded. Returns the ledger.
  */
-export function checkPublishedFiles(plan: LedgerPlan, o: { site: string; live: string | null; months: string[]; companyShards: number; origin: string; log: (line: string) => void }): Ledger {
+export function checkPublishedFiles(
+  plan: LedgerPlan,
+  o: {
+    site: string;
+    live: string | null;
+    months: string[];
+    companyShards: number;
+    origin: string;
+    /** Folders published as the live release's packs, checked by their SHA-256 (pack-site.ts): their digests stay the ledger's. */
+    linked?: Set<string>;
+    log: (line: string) => void;
+  },
+): Ledger {
   const past = o.months.slice(0, -1);
   const t0 = performance.now();
   const read = { ...hashed };
-  const computed = past.map((month) => ({ month, folders: monthFileDigests(o.site, month, o.origin) }));
+  const linked = [...(o.linked ?? [])];
+  const isLinked = (folder: string) => linked.some((g) => folder === g || folder.startsWith(`${g}/`));
+  const recordedFiles = new Map(plan.ledger.months.map((e) => [e.month, e.files ?? {}]));
+  const computed = past.map((month) => {
+    const made = Object.entries(monthFileDigests(o.site, month, o.origin)).filter(([folder]) => !isLinked(folder));
+    const kept = Object.entries(recordedFiles.get(month) ?? {}).filter(([folder]) => isLinked(folder));
+    const folders = new Map([...made, ...kept]);
+    return { month, folders: Object.fromEntries([...folders.keys()].sort().map((k) => [k, folders.get(k)!])) };
+  });
   o.log(
     `  release ledger: the published files of ${past.length} past month(s) checked in ${((performance.now() - t0) / 1000).toFixed(2)} s (${hashed.files - read.files} read and hashed, ${((hashed.bytes - read.bytes) / 1048576).toFixed(1)} MiB; the others known from the cache)`,
   );

@@ -26,13 +26,19 @@ export interface PackOptions {
   maxFileBytes?: number | null;
   packBytes?: number;
   partBytes?: number;
-  /**
-   * Groups whose content is known by digest (a past month's folders, checked against the ledger)
-   * -> that digest. A group whose digest equals the live release's gets that release's packs,
-   * linked once their bytes are checked, instead of being packed again.
-   */
-  frozen?: { live: string | null; keys: Record<string, string> };
+  /** A past month's groups -> a digest of the ledger's digests of their folders: recorded with their packs. */
+  keys?: Record<string, string>;
+  /** Groups whose packs are linked from the live release ({@link frozenLinks}) instead of being packed again. */
+  linked?: Map<string, FrozenLink>;
   log?: (line: string) => void;
+}
+
+/** A group's packs in the live release, checked: linked forward as they are. */
+export interface FrozenLink {
+  /** The live release's record of the group: its key and each pack's SHA-256. */
+  frozen: FrozenGroup;
+  /** The live packs, in order. */
+  sources: string[];
 }
 
 export interface PackResult {
@@ -53,16 +59,25 @@ function liveManifest(live: string | null | undefined): PackManifest | null {
 }
 
 /**
- * Links the live release's packs of `group` into the site when the group's content key is the same
- * and every pack still has the bytes it was written with; false when any of that does not hold.
+ * The groups of `keys` (a past month's folders -> a digest of the ledger's digests of them)
+ * whose packs the live release has under the same key, each pack still with the bytes it was
+ * written with: those are linked forward instead of being packed again.
  */
-function linkFrozen(out: JsonWriter, live: string, group: string, was: FrozenGroup | undefined, key: string): boolean {
-  if (!was || was.key !== key) return false;
-  const sources = was.sha256.map((_, n) => join(live, packFile(group, n)));
-  if (!sources.every((path, n) => existsSync(path) && sha256(readFileSync(path)) === was.sha256[n])) return false;
-  sources.forEach((source, n) => out.linkFrom(packFile(group, n), source, 0));
-  return true;
+export function frozenLinks(live: string | null, keys: Record<string, string>, o: { packBytes?: number; maxFileBytes?: number | null } = {}): Map<string, FrozenLink> {
+  const links = new Map<string, FrozenLink>();
+  const was = liveManifest(live);
+  if (!was?.frozen) return links;
+  for (const [group, digest] of Object.entries(keys)) {
+    const record = was.frozen[group];
+    if (!record || record.key !== frozenKey(digest, o)) continue;
+    const sources = record.sha256.map((_, n) => join(live!, packFile(group, n)));
+    if (sources.every((path, n) => existsSync(path) && sha256(readFileSync(path)) === record.sha256[n])) links.set(group, { frozen: record, sources });
+  }
+  return links;
 }
+
+/** A frozen group's key: its content's digest, and how its files are cut into packs. */
+const frozenKey = (digest: string, o: { packBytes?: number; maxFileBytes?: number | null }) => sha256(`${digest} ${o.packBytes ?? PACK_BYTES} ${o.maxFileBytes ?? MAX_FILE_BYTES}`);
 
 /** Every file under `root`, as relative paths with their sizes. */
 function listFiles(root: string): { path: string; size: number }[] {
@@ -161,25 +176,27 @@ export function packSite(site: string, options: PackOptions): PackResult {
   const manifest: PackManifest = { groups: {}, loose: loose.sort(), digest: '', split };
   // The digest is the profile pages' validator: their packs are hashed.
   const digest = createHash('sha256');
-  const frozen = options.frozen;
-  const was = liveManifest(frozen?.live);
   const maxBytes = limit ?? MAX_FILE_BYTES;
+  const links = options.linked ?? new Map<string, FrozenLink>();
   let packs = 0;
   let linked = 0;
   let removed = 0;
-  for (const group of [...groups.keys()].sort()) {
-    const members = groups.get(group)!;
-    // A frozen group's key covers its bytes and how they are cut into packs.
-    const key = frozen?.keys[group] ? sha256(`${frozen.keys[group]} ${packBytes} ${maxBytes}`) : null;
-    if (key && was && linkFrozen(out, frozen!.live!, group, was.frozen?.[group], key)) {
+  for (const group of [...new Set([...groups.keys(), ...links.keys()])].sort()) {
+    // The group's files, where the build wrote them (a linked group's may have been left out).
+    const members = groups.get(group) ?? [];
+    const link = links.get(group);
+    if (link) {
+      link.sources.forEach((source, n) => out.linkFrom(packFile(group, n), source, 0));
       for (const f of members) unlinkSync(join(site, f.path));
-      (manifest.frozen ??= {})[group] = was.frozen![group]!;
-      manifest.groups[group] = was.groups[group]!;
-      linked += was.groups[group]!;
-      packs += was.groups[group]!;
+      (manifest.frozen ??= {})[group] = link.frozen;
+      manifest.groups[group] = link.sources.length;
+      linked += link.sources.length;
+      packs += link.sources.length;
       removed += members.length;
       continue;
     }
+    // A past month's group packed now: its key, for the next build to link it forward.
+    const key = options.keys?.[group] ? frozenKey(options.keys[group], { packBytes, maxFileBytes: maxBytes }) : null;
     const assigned = assign(group, members, packBytes, maxBytes);
     const hashes: string[] = [];
     for (const file of [...assigned.keys()].sort()) {

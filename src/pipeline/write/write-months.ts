@@ -62,12 +62,18 @@ export async function writeMonths(opts: {
   /** Per past month, its packed board details from the scoring, read instead of its aggregate. */
   details?: (PackedDetails | undefined)[];
   workers?: number;
+  /**
+   * Files of a cache hit not put into the output (by path under the site and size): a past
+   * month's, published as packs linked forward. The files of a month made again are all put.
+   */
+  leaveOut?: (path: string, bytes: number) => boolean;
   currentBoards?: () => void;
   /** Called once the jobs are known: how many, and the worker threads they run on (0: this thread). */
   planned?: (jobs: number, threads: number) => void;
   log: (line: string) => void;
 }): Promise<MonthsWritten> {
   const { data, input, meta, site, views, cacheDir, log } = opts;
+  const kept = (prefix: string) => (f: { path: string; bytes: number }) => !opts.leaveOut?.(prefix + f.path, f.bytes);
   const n = input.results.length;
   const regHash = cacheDir ? registryHash(data.registry) : '';
   const boardsInfo: (BoardsInfo | null)[] = Array.from({ length: n }, () => null);
@@ -83,14 +89,14 @@ export async function writeMonths(opts: {
     if (bCached) {
       boardsFromCache++;
       boardsInfo[i] = bCached.info as BoardsInfo;
-      links.push(() => bCached.files.forEach((f) => site.linkFrom(f.path, f.file, f.bytes)));
+      links.push(() => bCached.files.filter(kept('')).forEach((f) => site.linkFrom(f.path, f.file, f.bytes)));
     } else boardJobs.push({ job: { i, boards: target(bRef, site) }, made: { boards: bRef } });
     if (i < n - 1) {
       const vRef = viewsEntry(data, meta, cacheDir, regHash, i);
       const vCached = vRef ? await readCacheFolder(vRef.path, vRef.key, log) : null;
       if (vCached) {
         viewsFromCache++;
-        links.push(() => vCached.files.forEach((f) => views.linkFrom(f.path, f.file, f.bytes)));
+        links.push(() => vCached.files.filter(kept('views/')).forEach((f) => views.linkFrom(f.path, f.file, f.bytes)));
       } else {
         const details = opts.details?.[i];
         const source = details ? { scored: { result: input.results[i]!, details } } : { aggregate: data.aggregateSource(i) };

@@ -49,6 +49,8 @@ export interface SiteParts {
    * the packing removes them, as the function answers `/api` there.
    */
   staticAnswers?: boolean;
+  /** Files not put into the tree (by path and size): a past month's, published as packs linked forward. */
+  leaveOut?: (path: string, bytes: number) => boolean;
   /** Per past month, its packed board details from the scoring (read instead of its aggregate). */
   details?: (PackedDetails | undefined)[];
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
@@ -142,7 +144,7 @@ async function writeTree(json: string, parts: SiteParts, queue: FileQueue): Prom
   // A single month job on this thread (incremental build): the profiles' pages may start
   // first. Not beside month jobs on worker threads, whose memory would add up.
   const planned = (jobs: number, threads: number) => jobs <= 1 && threads === 0 && parts.companiesReady?.();
-  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, details: parts.details, workers: parts.workers, currentBoards, planned, log });
+  const months = writeMonths({ data: parts.data, input, meta, site: boardsOut, views, cacheDir: parts.cacheDir, details: parts.details, workers: parts.workers, leaveOut: parts.leaveOut, currentBoards, planned, log });
   let monthsDone = false;
   months.then(() => (monthsDone = true), () => {});
   // writeMonths calls currentBoards before it returns; an earlier failure rejects `months`.
