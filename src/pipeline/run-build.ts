@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { universes, type MonthResult, type PackedDetails } from '../core/score.ts';
+import { universes, type MonthResult } from '../core/score.ts';
 import type { Registry } from '../core/registry.ts';
 import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../core/views/build-views.ts';
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
@@ -28,6 +28,7 @@ import { recordOwnChanges } from './cache/cache-file.ts';
 import { Stage } from './release/stage.ts';
 import { writeSite } from './write/write-site.ts';
 import { JsonWriter } from './write/write-json.ts';
+import { spillDetails, type DetailsFile } from './write/details-file.ts';
 
 export type { BuildReport, BuildResult } from './write/report.ts';
 
@@ -110,7 +111,8 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
   const builder = new ReportBuilder(reg, data.months.map((m) => m.month));
   const report = builder.report;
   const results: MonthResult[] = [];
-  const details: (PackedDetails | undefined)[] = [];
+  // Past months' board details wait on disk for their views jobs, not all in memory.
+  const details: (DetailsFile | undefined)[] = [];
   // Per month as it comes: its ledger digests and ranked slugs.
   const records: MonthRecord[] = [];
   const ranked = new Map<string, Set<string>>();
@@ -135,7 +137,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     let scoredFromCache = 0;
     for await (const { result, stats, cached, record, details: packed } of scoreMonths(data, pools, opts.cacheDir, log, opts.workers)) {
       results.push(result);
-      details.push(packed);
+      details.push(packed && spillDetails(join(stage.dir, 'details'), result.month, packed));
       if (cached) scoredFromCache++;
       builder.add(result, stats);
       records.push(record);
@@ -229,6 +231,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     // Everything the pages need is on disk: let the month results go before rendering.
     results.length = 0;
     details.length = 0;
+    ranked.clear();
 
     if (pages) {
       // Collect this thread's garbage now, so its peak does not add up with the page workers'.

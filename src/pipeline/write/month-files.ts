@@ -4,7 +4,7 @@
  * entry or straight into the output; the same function runs on the worker pool or this thread.
  */
 import type { Company, Registry } from '../../core/registry.ts';
-import { attachDetails, dropDetails, scoreMonth, universes, type MonthResult, type PackedDetails } from '../../core/score.ts';
+import { attachDetails, dropDetails, scoreMonth, universes, type MonthResult } from '../../core/score.ts';
 import { encodeSearchRankings } from '../../core/search/rankings.ts';
 import { boardViews, type SiteInput } from '../../core/views/build-views.ts';
 import { companyRecords, HistoryLists, identityOf, searchRankingOfRecord, type CompanyIdentity, type CompanyRecord, type RecordTables } from '../../core/views/companies.ts';
@@ -17,6 +17,7 @@ import { LeaderboardCsv, downloadPaths, leaderboardsGz, type CsvFacts } from './
 import { readColumns, type AggregateSource } from '../read/load-data.ts';
 import { ByteBuilder } from './byte-builder.ts';
 import { JsonWriter } from './write-json.ts';
+import { readDetails, type DetailsFile } from './details-file.ts';
 
 /** What every job of a build shares (sent once to each worker). */
 export interface MonthContext {
@@ -33,11 +34,8 @@ export interface MonthJob {
   /** Month i's leaderboards and CSV (paths under the site root). */
   boards?: Target;
   /** Month i's company views as a past month: from its packed scoring details, or its aggregate scored again. */
-  views?: Target & ({ scored: { result: MonthResult; details: PackedDetails } } | { aggregate: AggregateSource });
+  views?: Target & ({ scored: { result: MonthResult; details: DetailsFile } } | { aggregate: AggregateSource });
 }
-
-/** What a job's message transfers instead of copying: a records job's packed details. */
-export const jobTransfer = (job: MonthJob): ArrayBuffer[] => (job.views && 'scored' in job.views ? [job.views.scored.details.counts.buffer as ArrayBuffer] : []);
 
 /** What a job wrote: per part, its files and, for the boards, the CSV's facts. */
 export interface MonthJobResult {
@@ -156,6 +154,36 @@ export function historyOnly(r: MonthResult): MonthResult {
   return { month: r.month, boards, overall: new Map(), unresolved: new Map(), outOfUniverse: 0 };
 }
 
+/**
+ * Moves each result's typed arrays, in place, onto one SharedArrayBuffer per month: the month
+ * workers' copies of the results (their workerData) then share them, not one copy per thread.
+ */
+export function shareResults(results: MonthResult[]): void {
+  for (const r of results) {
+    const arrays: Int32Array[] = [];
+    for (const b of r.boards.values()) arrays.push(b.order, b.hits, b.mentions);
+    for (const o of r.overall.values()) arrays.push(o.order, o.pos);
+    if (arrays.every((a) => a.buffer instanceof SharedArrayBuffer)) continue;
+    const shared = new SharedArrayBuffer(arrays.reduce((n, a) => n + a.byteLength, 0));
+    let at = 0;
+    const share = (a: Int32Array): Int32Array => {
+      const copy = new Int32Array(shared, at, a.length);
+      copy.set(a);
+      at += a.byteLength;
+      return copy;
+    };
+    for (const b of r.boards.values()) {
+      b.order = share(b.order);
+      b.hits = share(b.hits);
+      b.mentions = share(b.mentions);
+    }
+    for (const o of r.overall.values()) {
+      o.order = share(o.order);
+      o.pos = share(o.pos);
+    }
+  }
+}
+
 /** The companies' pools of a registry, once per thread (only a job that scores again needs them). */
 const poolsOf = new WeakMap<Registry, Map<string, Company[]>>();
 function poolsFor(reg: Registry): Map<string, Company[]> {
@@ -179,7 +207,7 @@ export async function runMonthJob(ctx: MonthContext, job: MonthJob, log: (line: 
   }
   if (job.views) {
     const v = job.views;
-    const detailed = 'scored' in v ? attachDetails(v.scored.result, v.scored.details) : scoreMonth(reg, await readColumns(v.aggregate, log), poolsFor(reg), true);
+    const detailed = 'scored' in v ? attachDetails(v.scored.result, readDetails(v.scored.details)) : scoreMonth(reg, await readColumns(v.aggregate, log), poolsFor(reg), true);
     const input: SiteInput = { ...ctx.input, results: [...ctx.input.results.slice(0, job.i), detailed] };
     let histories = historiesOf.get(ctx);
     if (!histories) historiesOf.set(ctx, (histories = new HistoryLists()));

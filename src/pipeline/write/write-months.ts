@@ -7,12 +7,12 @@
  */
 import type { SiteInput } from '../../core/views/build-views.ts';
 import type { MetaView } from '../../core/views/layout.ts';
-import type { PackedDetails } from '../../core/score.ts';
+import type { DetailsFile } from './details-file.ts';
 import { hasCacheFolder, readCacheFolder, usedCacheFolder, writeCacheFolder } from '../cache/cache-file.ts';
 import { boardsEntry, monthViewsEntry, registryHash, type CacheEntryRef } from '../cache/caches.ts';
 import type { CsvFacts } from './downloads.ts';
 import type { LoadedData } from '../read/load-data.ts';
-import { jobTransfer, runMonthJob, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target, type Written } from './month-files.ts';
+import { runMonthJob, shareResults, type BoardsInfo, type RecordShards, type MonthContext, type MonthJob, type MonthJobResult, type Target, type Written } from './month-files.ts';
 import { rememberDigestOf } from '../release/known-digests.ts';
 import { collectGarbage } from '../workers/gc.ts';
 import { WorkerPool, defaultWorkers } from '../workers/worker-pool.ts';
@@ -60,7 +60,7 @@ export async function writeMonths(opts: {
   views: JsonWriter;
   cacheDir: string | null;
   /** Per past month, its packed board details from the scoring, read instead of its aggregate. */
-  details?: (PackedDetails | undefined)[];
+  details?: (DetailsFile | undefined)[];
   workers?: number;
   /**
    * Files of a cache hit not put into the output (by path under the site and size): a past
@@ -126,12 +126,16 @@ export async function writeMonths(opts: {
   const ctx: MonthContext = { input, meta };
   const size = Math.min(jobs.length, opts.workers ?? defaultWorkers());
   opts.planned?.(jobs.length, size > 1 ? size : 0);
-  // The workers' heaps come on top of this one's: collect the current views' garbage now.
-  // Not when the single job runs on this thread: the page workers wait for it.
-  if (size > 1) collectGarbage();
+  // The workers' heaps come on top of this one's: their copies of the results share the
+  // arrays, and the current views' garbage is collected now. Not when the single job runs on
+  // this thread: the page workers wait for it.
+  if (size > 1) {
+    shareResults(input.results);
+    collectGarbage();
+  }
   const pool = size > 1 ? new WorkerPool<MonthJob, MonthJobResult>(size, WORKER_HEAP_MB, './month-worker.ts', { workerData: ctx, youngGenerationMb: YOUNG_GENERATION_MB }) : null;
   try {
-    const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!, jobTransfer(jobs[j]!))), j)))) : null;
+    const running = pool ? Promise.all(order.map(async (j) => place(((results[j] = await pool.run(jobs[j]!)), j)))) : null;
     for (const link of links) link();
     if (boardsInfo[n - 1]) opts.currentBoards?.();
     if (running) await running;

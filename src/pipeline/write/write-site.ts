@@ -9,7 +9,7 @@ import { companyRecords, identityOf, shapeSite, shapeView } from '../../core/vie
 import { viewPaths, type MetaView, type SearchRankingsView } from '../../core/views/layout.ts';
 import { atomFeed, changelogBody } from '../../core/views/changelog.ts';
 import type { Ledger } from '../../core/schemas/ledger.ts';
-import type { PackedDetails } from '../../core/score.ts';
+import type { DetailsFile } from './details-file.ts';
 import type { Dataset } from '../../core/schemas/dataset.ts';
 import type { SearchFiles } from '../../core/search/index.ts';
 import { encodeSearchRankings } from '../../core/search/rankings.ts';
@@ -52,7 +52,7 @@ export interface SiteParts {
   /** Files not put into the tree (by path and size): a past month's, published as packs linked forward. */
   leaveOut?: (path: string, bytes: number) => boolean;
   /** Per past month, its packed board details from the scoring (read instead of its aggregate). */
-  details?: (PackedDetails | undefined)[];
+  details?: (DetailsFile | undefined)[];
   /** Worker threads for the month jobs (EVI_WORKERS); default min(cores, 4). */
   workers?: number;
   /** Called once meta.json and the current company views are on disk, when the month jobs run on this thread. */
