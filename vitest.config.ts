@@ -37,7 +37,6 @@ const LONGEST = [
   'search-quality',
   'months',
   'page-workers',
-  'build-order',
   'worker',
   'build-output',
   'nginx',
