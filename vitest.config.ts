@@ -40,7 +40,6 @@ const LONGEST = [
   'worker',
   'build-output',
   'nginx',
-  'fuzz',
 ].map((name) => `test/${name}.test.ts`);
 
 const rank = (spec: TestSpecification) => {
