@@ -19,7 +19,7 @@ import { RATE_LIMIT_PER_MINUTE } from '../src/core/policy.ts';
 import { builtDist, slimCopy } from './lib/dist.ts';
 import { startPreview } from './lib/preview.ts';
 import type { Preview } from './lib/preview.ts';
-import { awayFromMinuteEdge, burst } from './lib/rate-window.ts';
+import { burst, inOneWindow } from './lib/rate-window.ts';
 
 /** What the Node server refuses and the Worker must not serve either (the views are public there on purpose: the Worker reads them through its assets binding). */
 const EDGE_REFUSES = ['/build-report.json', '/_headers', '/_redirects', '/serve.json', '/.assetsignore'];
@@ -72,8 +72,7 @@ describe('npm run preview:edge without the setting limits as a deployment does',
   });
 
   it('the request past 60 in a minute from one client is refused with the JSON 429', async () => {
-    await awayFromMinuteEdge();
-    const statuses = await burst(preview.url, RATE_LIMIT_PER_MINUTE + 1, '203.0.113.71');
+    const statuses = await inOneWindow((attempt) => burst(preview.url, RATE_LIMIT_PER_MINUTE + 1, `203.0.113.${71 + attempt}`));
     expect(statuses.slice(0, RATE_LIMIT_PER_MINUTE).filter((s) => s !== 200)).toEqual([]);
     expect(statuses.at(-1)).toBe(429);
   });
