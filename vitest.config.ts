@@ -37,11 +37,9 @@ const LONGEST = [
   'search-quality',
   'months',
   'page-workers',
-  'build-order',
   'worker',
   'build-output',
   'nginx',
-  'fuzz',
 ].map((name) => `test/${name}.test.ts`);
 
 const rank = (spec: TestSpecification) => {

@@ -1,8 +1,8 @@
 /**
  * The build as the operator runs it (`npm run build`: BUILD_NODE_ARGS): reproducible to the
  * byte, atomic on failure, incremental through the cache. The JSON tree only (EVI_PAGES=0):
- * the pages' bytes are held to the same by test/build-order.test.ts (a build with the
- * compiled pages from the cache against the shared build) and test/page-workers.test.ts.
+ * the pages' bytes are held to the same by test/page-workers.test.ts (a build with the
+ * compiled pages from the cache against the shared build, and Astro rendering every page alone).
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,13 +1,20 @@
 /**
- * The page workers (src/pipeline/pages/render-pages.ts) write what Astro's own pipeline writes:
- * the shared sample build (profiles and leaderboards rendered by the workers, the
- * default) against the pages step alone over the same views with `EVI_PAGE_WORKERS=0`
- * (every page through Astro's pipeline), every file of the step compared byte for byte.
+ * The pages of a build, against the shared sample build (an empty cache: Astro compiled the
+ * pages, the page workers rendered the profiles and leaderboards, the compiled pages went
+ * into its cache):
  *
- * The compiled pages kept in the build cache (src/pipeline/pages/pages-cache.ts): the shared
- * build compiled them into its cache; the pages step run over its views with that cache
- * renders every file from the cached modules, the same bytes; the entry is keyed by the
- * site origin and the component's bytes, so another origin, or a component changed, is a miss.
+ * - The page workers (src/pipeline/pages/render-pages.ts) write what Astro's own pipeline
+ *   writes: the pages step alone over the same views with `EVI_PAGE_WORKERS=0` (every page
+ *   through Astro's pipeline), every file of the step compared byte for byte.
+ * - The compiled pages kept in the build cache (src/pipeline/pages/pages-cache.ts): a build of
+ *   the same data with a copy of that cache renders every page from the cached modules and
+ *   writes the shared build's files, byte for byte; the entry is keyed by the site origin and
+ *   the component's bytes, so another origin, or a component changed, is a miss.
+ * - The build's order (src/pipeline/run-build.ts, build-pages.ts): with the compiled pages in
+ *   the cache the page workers start on the profiles once the current company views and
+ *   meta.json are written, take the leaderboards once those are, and render beside the rest
+ *   of the views step; without them (the shared build's log), Astro compiles them beside the
+ *   views step.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,14 +24,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagesInputsKey } from '../src/pipeline/pages/pages-cache.ts';
 import { WORKER_ROUTES } from '../src/pipeline/pages/render-pages.ts';
 import { BUNDLE_DIR, manifestPath } from '../src/pipeline/workers/bundle-file.mjs';
+import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 import { pagesEntry } from '../src/pipeline/cache/caches.ts';
-import { ROOT, SITE_URL, sharedBuild } from './lib/build-once.ts';
+import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, sharedBuild } from './lib/build-once.ts';
 
 let dist: string;
+let cache: string;
+/** The shared build's log (the compiled pages missing from its cache), and the log of the build with them in its cache. */
+let miss: string;
+let hit: string;
 const scratch = join(ROOT, '.cache', `pages-test-${process.pid}`);
 const astroOnly = join(scratch, 'astro-only');
-let cache: string;
-const logs: Record<string, string> = {};
+let tmp: string;
 
 function files(dir: string, ext = ''): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -33,25 +44,35 @@ function files(dir: string, ext = ''): string[] {
     .sort();
 }
 
-function pagesStep(from: string, out: string, env: NodeJS.ProcessEnv): Promise<string> {
+/** Runs `node <args>` in the project with `env`, and gives what it printed on stderr. */
+function run(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/build-pages.ts', from, out], { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let log = '';
-    child.stdout.on('data', (b: Buffer) => (log += b));
     child.stderr.on('data', (b: Buffer) => (log += b));
     child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`pages step failed (exit ${code}):\n${log.slice(-4000)}`))));
+    child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`${what} failed (exit ${code}):\n${log.slice(-4000)}`))));
   });
 }
 
 beforeAll(async () => {
-  ({ dist, cache } = await sharedBuild());
+  const shared = await sharedBuild();
+  ({ dist, cache, log: miss } = shared);
   mkdirSync(scratch, { recursive: true });
-  await pagesStep(dist, astroOnly, { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' });
-  logs.hit = await pagesStep(dist, join(scratch, 'hit'), { EVI_CACHE_DIR: cache });
+  tmp = mkdtempSync(join(tmpdir(), 'evi-order-'));
+  // The build writes the ledger into its data folder, and its cache entries: copies.
+  cpSync(DATA_DIR, join(tmp, 'data'), { recursive: true });
+  cpSync(cache, join(tmp, 'cache'), { recursive: true });
+  [, hit] = await Promise.all([
+    run(['--import', 'tsx', 'scripts/build-pages.ts', dist, astroOnly], { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' }, 'pages step'),
+    run([...BUILD_NODE_ARGS], { SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') }, 'build'),
+  ]);
 }, 600_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
 
 describe('page workers', () => {
   it('write every file of the pages step byte for byte as Astro renders it alone', () => {
@@ -86,13 +107,14 @@ describe("the page workers' bundle", () => {
 });
 
 describe('compiled pages in the build cache', () => {
-  it('a hit skips the compile and writes every file of the pages step as a compile does', () => {
-    expect(logs.hit).toMatch(/pages step \(compiled pages from the cache\)/);
-    expect(logs.hit).not.toMatch(/astro build/);
-    const all = files(astroOnly);
-    const dir = join(scratch, 'hit');
-    expect(files(dir)).toEqual(all);
-    expect(all.filter((f) => !readFileSync(join(dir, f)).equals(readFileSync(join(astroOnly, f))))).toEqual([]);
+  it('a hit skips the compile and writes the same files, byte for byte, as the build that compiled the pages', () => {
+    expect(miss).toMatch(/astro build/);
+    expect(hit).not.toMatch(/astro build/);
+    const out = join(tmp, 'out');
+    const all = files(dist);
+    expect(all.filter((f) => f.startsWith('company/')).length).toBeGreaterThan(100);
+    expect(files(out)).toEqual(all);
+    expect(all.filter((f) => !readFileSync(join(out, f)).equals(readFileSync(join(dist, f))))).toEqual([]);
   });
 
   it('the entry is found by the site origin: another origin is a miss', () => {
@@ -118,5 +140,38 @@ describe('compiled pages in the build cache', () => {
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the build's order", () => {
+  it('with the compiled pages in the cache, the page workers start before the views step ends', () => {
+    const at = (line: RegExp) => hit.split('\n').findIndex((l) => line.test(l));
+    expect(miss).not.toMatch(/Page workers started/);
+    // Every month from the cache (a monthly build's case): the page worker loads the compiled pages before the views step.
+    expect(at(/page worker thread started: loading the compiled pages/)).toBeGreaterThan(-1);
+    expect(at(/page worker thread started: loading the compiled pages/)).toBeLessThan(at(/Writing views/));
+    expect(miss).not.toMatch(/loading the compiled pages/);
+    // The search index reads the registry only: made while the newest month is still read
+    // (in a monthly build, parsed on its worker), not in the views step.
+    for (const log of [miss, hit]) {
+      const line = log.split('\n');
+      const made = line.findIndex((l) => /the search index made, before the newest month is scored/.test(l));
+      expect(made).toBeGreaterThan(line.findIndex((l) => /Scoring and ranking/.test(l)));
+      expect(made).toBeLessThan(line.findIndex((l) => /Scored \d+ months/.test(l)));
+    }
+    // Without the compiled pages in the cache, Astro compiles them on its own thread once what
+    // the routes without parameters read is written, beside the rest of the views step.
+    const inMiss = (line: RegExp) => miss.split('\n').findIndex((l) => line.test(l));
+    expect(inMiss(/Astro compiles the pages beside the views step/)).toBeGreaterThan(inMiss(/static answers, OpenAPI/));
+    expect(inMiss(/Astro compiles the pages beside the views step/)).toBeLessThan(inMiss(/Building pages/));
+    expect(miss).toMatch(/astro build [\d.]+ s wall, on a thread of its own, beside the views step/);
+    expect(miss).toMatch(/pages: page workers: \d+ pages in \d+ workers/);
+    // The profiles first (they read meta.json and their company's view), batch by batch as
+    // the current views are written; the leaderboards once written.
+    expect(at(/Page workers started beside the current company views \(the profiles as their views are written\)/)).toBeGreaterThan(at(/Writing views/));
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/static answers, OpenAPI/));
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/Building pages/));
+    expect(at(/Page workers started beside/)).toBeLessThan(at(/the leaderboards handed to the page workers/));
+    expect(at(/the leaderboards handed to the page workers/)).toBeLessThan(at(/static answers, OpenAPI/));
   });
 });

@@ -3,9 +3,9 @@
  * `build-once.ts` (pages included), or the folder named by `EVI_TEST_DIST`, so that
  * the deploy workflow tests the very `dist/` it ships.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { viewPaths, type MetaView } from '../../src/core/views/layout.ts';
 import { ROOT, buildSite } from './build-once.ts';
 
@@ -28,4 +28,28 @@ export function corruptCopy(dist: string, prefix: string): { dir: string; bad: s
   }
   writeFileSync(join(dir, viewPaths.company(bad)), '{"slug": "truncated');
   return { dir, bad, good };
+}
+
+/** The trees of one file per company, leaderboard or past month. */
+const PER_ITEM = /^(company|leaderboards|views\/company|views\/months|views\/rankings|api\/v1\/company|api\/v1\/rankings|api\/v1\/months)\//;
+
+/**
+ * `dist` without its trees of one file per company, leaderboard or past month (hard links, in
+ * a new temporary folder): the site's own files, the meta and search views, the downloads.
+ * For a local deployment whose start reads every file (wrangler hashes each asset) where the
+ * tests ask for no profile or leaderboard.
+ */
+export function slimCopy(dist: string, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const e of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    const path = relative(dist, join(e.parentPath, e.name));
+    if (!e.isFile() || PER_ITEM.test(path)) continue;
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    try {
+      linkSync(join(dist, path), join(dir, path));
+    } catch {
+      copyFileSync(join(dist, path), join(dir, path)); // another file system
+    }
+  }
+  return dir;
 }
