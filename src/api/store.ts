@@ -17,6 +17,11 @@ export interface ViewStore {
    * Optional: without it the API reads the JSON form of the index instead.
    */
   bytes?(path: string): Promise<Uint8Array | null>;
+  /**
+   * The file's bytes as the chunks it is stored in (a split file's parts, unjoined), `null`
+   * when there is no such file. Optional: without it, {@link ViewStore.bytes} in one chunk.
+   */
+  chunks?(path: string): Promise<Uint8Array[] | null>;
 }
 
 /**
@@ -104,6 +109,22 @@ export class ViewCache {
     if (!this.#store.bytes) return undefined;
     try {
       return await this.#store.bytes(path);
+    } catch (cause) {
+      throw new StoreError(path, cause);
+    }
+  }
+
+  /**
+   * A file's bytes in the chunks the store keeps it in (a split file's parts: not joined, so
+   * not copied), not cached; `undefined`, `null` and errors as {@link ViewCache.bytes}.
+   */
+  async chunks(path: string): Promise<Uint8Array[] | null | undefined> {
+    if (!this.#store.chunks) {
+      const bytes = await this.bytes(path);
+      return bytes ? [bytes] : bytes;
+    }
+    try {
+      return await this.#store.chunks(path);
     } catch (cause) {
       throw new StoreError(path, cause);
     }

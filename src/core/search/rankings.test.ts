@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchRankingsView } from '../views/layout.ts';
 import { BinarySearchRankings, JsonSearchRankings, encodeSearchRankings } from './rankings.ts';
+import { partEnds } from './sections.ts';
 
 const ranking = (industry: string, rank: number, score: number) => ({ industry, rank, industryRank: rank, totalCompaniesInIndustry: 40, visibilityScore: score });
 
@@ -47,6 +48,18 @@ describe('search rankings in binary form', () => {
     expect(() => new BinarySearchRankings(new TextEncoder().encode(JSON.stringify(view)))).toThrow(/not a EVSR file/);
     const bytes = encodeSearchRankings(view);
     expect(() => new BinarySearchRankings(bytes.subarray(0, bytes.byteLength - 8))).toThrow(/out of bounds/);
+  });
+
+  it('reads the parts a file is cut into like the whole file', () => {
+    const bytes = encodeSearchRankings(view);
+    const whole = new BinarySearchRankings(bytes);
+    for (const ends of [partEnds(bytes, 64), [5, 97, bytes.byteLength]]) {
+      const parts = new BinarySearchRankings(ends.map((end, n) => bytes.slice(n === 0 ? 0 : ends[n - 1], end)));
+      for (const slug of Object.keys(view.companies)) {
+        expect(parts.company(slug)).toEqual(whole.company(slug));
+        expect(parts.ranked(slug, 'gb')).toBe(whole.ranked(slug, 'gb'));
+      }
+    }
   });
 
   it('reads an empty month', () => {

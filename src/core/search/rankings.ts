@@ -16,7 +16,7 @@
  * (u32, companies + 1) and the entries (UTF-8 JSON, each a flat array: see `toRecord`).
  */
 import type { SearchRankingsView } from '../views/layout.ts';
-import { PoolWriter, Sections, writeSections } from './sections.ts';
+import { PoolWriter, Sections, writeSections, type FileBytes } from './sections.ts';
 import { ArrayStrings, PoolStrings, type Strings } from './strings.ts';
 
 export type SearchRankingsEntry = SearchRankingsView['companies'][string];
@@ -136,10 +136,10 @@ export class BinarySearchRankings implements SearchRankings {
   readonly #rows = new Map<string, number>();
   readonly #entries = new Map<number, SearchRankingsEntry>();
 
-  /** Throws when `bytes` is not the binary form or its parts do not fit. */
-  constructor(bytes: Uint8Array) {
+  /** `bytes`: the file, whole or in the chunks it was cut into. Throws when it is not the binary form or its parts do not fit. */
+  constructor(bytes: FileBytes) {
     const file = new Sections(bytes, 'search rankings', MAGIC, VERSION, SECTIONS);
-    this.bytes = bytes.byteLength;
+    this.bytes = file.byteLength;
     const header = JSON.parse(this.#decoder.decode(file.get(0, Uint8Array))) as { month: unknown; countries: unknown };
     if (typeof header.month !== 'string' || !Array.isArray(header.countries)) throw file.error('bad header');
     const countries = header.countries as string[];

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsStore } from '../../adapters/node/fs-store.ts';
 import { PackedStore } from '../../api/packed-store.ts';
+import { writeSections } from '../../core/search/sections.ts';
 import { PACK_MANIFEST } from '../../core/views/packs.ts';
 import { packSite } from './pack-site.ts';
 
@@ -43,5 +44,19 @@ describe('packSite', () => {
     expect(await store.read('downloads/2026-10/profiles.ndjson.gz')).toBe(big);
     expect(await store.read('views/search-index.bin')).toBe(`${big}!`);
     expect(await store.read('views/company/a.json')).toBe('{}');
+  });
+
+  it('cuts a binary view between its sections, each part within the part size', async () => {
+    const root = site(files);
+    const sections = [new Uint8Array(30).fill(1), new Uint8Array(30).fill(2), new Uint8Array(70).fill(3), new Uint8Array(10).fill(4)];
+    const bytes = writeSections('TEST', 1, sections);
+    writeFileSync(join(root, 'views/search-index.bin'), bytes);
+    packSite(root, { maxFiles: 100, maxFileBytes: 50, partBytes: 64 });
+    const store = new PackedStore(new FsStore(root));
+    const parts = (await store.chunks('views/search-index.bin'))!;
+    // the header (44 bytes), the first two sections (each at a multiple of 4), the third cut at the part size, the rest of it and the fourth
+    expect(parts.map((p) => p.byteLength)).toEqual([44, 32 + 32, 64, 6 + 2 + 10 + 2]);
+    expect(Buffer.concat(parts)).toEqual(Buffer.from(bytes));
+    expect(await store.bytes('views/search-index.bin')).toEqual(new Uint8Array(bytes));
   });
 });

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
+import { partEnds } from '../../core/search/sections.ts';
 import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
 
@@ -113,13 +114,17 @@ function assign(group: string, files: { path: string; size: number }[], packByte
   }
 }
 
-/** Cuts a file into parts of `partBytes` under `packs/parts/` and removes it. */
+/**
+ * Cuts a file into parts of at most `partBytes` under `packs/parts/` and removes it. A binary
+ * view is cut between its sections where it can (`partEnds`), so that the function reads
+ * each section in place from its part.
+ */
 function splitFile(site: string, path: string, partBytes: number, out: JsonWriter): SplitFile {
   const bytes = readFileSync(join(site, path));
-  const parts = Math.ceil(bytes.byteLength / partBytes);
-  for (let n = 0; n < parts; n++) out.writeBytes(partFile(path, n), bytes.subarray(n * partBytes, (n + 1) * partBytes));
+  const ends = partEnds(bytes, partBytes);
+  ends.forEach((end, n) => out.writeBytes(partFile(path, n), bytes.subarray(n === 0 ? 0 : ends[n - 1], end)));
   unlinkSync(join(site, path));
-  return { parts, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { parts: ends.length, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /**
