@@ -107,6 +107,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
         // With a country: is there a better match elsewhere? (the best hit among all ranked companies)
         const elsewhere = country ? (searchCompanies(index, params.q, { limit: 1, filter: searchFilter(rankings, null) })[0] ?? null) : null;
+        await rankings.prepare([...hits, ...(elsewhere ? [elsewhere] : [])].map((hit) => hit.slug));
         return searchBody(cat.meta, params.q, hits, rankings, country, elsewhere);
       });
     },

@@ -5,6 +5,7 @@
  * reads straight through.
  */
 import { PACK_MANIFEST, Pack, packGroup, packPath, partFile, type PackManifest, type SplitFile } from '../core/views/packs.ts';
+import type { FileParts } from '../core/search/sections.ts';
 import { PromiseCache } from './promise-cache.ts';
 import type { ViewStore } from './store.ts';
 
@@ -61,6 +62,18 @@ export class PackedStore implements ViewStore {
     if (split) return this.#parts(path, split);
     const bytes = await this.bytes(path);
     return bytes ? [bytes] : null;
+  }
+
+  /** A split file whose parts' ends the manifest lists, as parts to read one at a time; `null` for any other file. */
+  async partsOf(path: string): Promise<FileParts | null> {
+    const split = (await this.manifest())?.split[path];
+    if (!split?.ends || split.ends.length !== split.parts) return null;
+    const read = async (n: number): Promise<Uint8Array> => {
+      const bytes = this.#inner.bytes ? await this.#inner.bytes(partFile(path, n)) : null;
+      if (bytes === null) throw new Error(`${partFile(path, n)} is missing`);
+      return bytes;
+    };
+    return { ends: split.ends, read };
   }
 
   /** A split file's parts in order, each read when the reader asks for it. */

@@ -142,14 +142,15 @@ export class Views {
 
   /**
    * A month's search rankings: the binary file, read in place from the chunks it is stored
-   * in (entries parsed only for the hits); the JSON where there is none (a store that reads
-   * no bytes).
+   * in (entries parsed only for the hits; from a file kept in small parts, only the parts
+   * holding them read); the JSON where there is none (a store that reads no bytes).
    */
   async #readSearchRankings(jsonPath: string, binaryPath: string): Promise<SearchRankings> {
-    const binary = await this.#cache.chunks(binaryPath);
+    const parts = await this.#cache.partsOf(binaryPath);
+    const binary = parts ?? (await this.#cache.chunks(binaryPath));
     if (!binary) return new JsonSearchRankings(await this.#required<SearchRankingsView>(jsonPath));
     try {
-      return new BinarySearchRankings(binary);
+      return 'ends' in binary ? await BinarySearchRankings.open(binary) : new BinarySearchRankings(binary);
     } catch (cause) {
       throw new StoreError(binaryPath, cause);
     }

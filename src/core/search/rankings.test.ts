@@ -62,6 +62,24 @@ describe('search rankings in binary form', () => {
     }
   });
 
+  it('read from small parts, reads only the parts of the entries asked for, and answers the same', async () => {
+    const bytes = encodeSearchRankings(view);
+    const ends = partEnds(bytes, 1 << 20, 16);
+    const read: number[] = [];
+    const parts = { ends, read: async (n: number) => (read.push(n), bytes.slice(n === 0 ? 0 : ends[n - 1], ends[n])) };
+    const whole = new BinarySearchRankings(bytes);
+    const lazy = await BinarySearchRankings.open(parts);
+    const head = read.length;
+    expect(ends.length - head).toBeGreaterThan(3);
+    for (const slug of slugs) for (const country of countries) expect(lazy.ranked(slug, country)).toBe(whole.ranked(slug, country));
+    expect(read.length).toBe(head);
+    await lazy.prepare(['orbital-works']);
+    expect(read.length - head).toBeLessThan(ends.length - head);
+    expect(lazy.company('orbital-works')).toEqual(whole.company('orbital-works'));
+    await lazy.prepare(slugs);
+    for (const slug of slugs) expect(lazy.company(slug)).toEqual(whole.company(slug));
+  });
+
   it('reads an empty month', () => {
     const empty = new BinarySearchRankings(encodeSearchRankings({ month: '2026-09', companies: {} }));
     expect(empty.company('kestrel-aerospace-group')).toBeUndefined();

@@ -52,6 +52,12 @@ type View<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: numbe
 /** A file's bytes: whole, or as consecutive chunks (each starting at a multiple of 4 of the file). */
 export type FileBytes = Uint8Array | readonly Uint8Array[];
 
+/** A file kept in parts that a reader fetches one at a time: where each part ends in the file, and a part's bytes. */
+export interface FileParts {
+  readonly ends: readonly number[];
+  read(n: number): Promise<Uint8Array>;
+}
+
 /** The total length of `bytes`. */
 export const byteLengthOf = (bytes: FileBytes): number => (bytes instanceof Uint8Array ? bytes.byteLength : bytes.reduce((n, c) => n + c.byteLength, 0));
 
@@ -100,6 +106,11 @@ export class Sections {
     return align4(end);
   }
 
+  /** Where section `i` is in the file: its offset and byte length, as the section table says. */
+  range(i: number): { offset: number; length: number } {
+    return { offset: this.#view.getUint32(12 + 8 * i, true), length: this.#view.getUint32(16 + 8 * i, true) };
+  }
+
   /** Section `i` as a typed array viewing the file's bytes (a copy of them when it spans chunks). */
   get<T>(i: number, Type: View<T>): T {
     const offset = this.#view.getUint32(12 + 8 * i, true);
@@ -143,18 +154,22 @@ function join(chunks: readonly Uint8Array[]): Uint8Array {
  * Where to cut `bytes` into parts of at most `partBytes` (each a multiple of 4): the end of
  * each part, at the start of a section where one fits, so that each section of a file written
  * by {@link writeSections} is read in place from its part; at `partBytes` in a section larger
- * than a part, and for any other file.
+ * than a part, and for any other file. With `lastPartBytes`, the last section (one that a
+ * reader takes a piece at a time) goes in parts of that size, after a cut at its start.
  * @example
  * partEnds(bytes, 16 * 1024 * 1024); // each part's end, the last one bytes.byteLength
  */
-export function partEnds(bytes: Uint8Array, partBytes: number): number[] {
+export function partEnds(bytes: Uint8Array, partBytes: number, lastPartBytes?: number): number[] {
   const size = bytes.byteLength;
-  const step = Math.max(4, partBytes - (partBytes % 4));
+  const round = (n: number) => Math.max(4, n - (n % 4));
   const starts = sectionStarts(bytes);
+  const last = lastPartBytes === undefined ? size : (starts.at(-1) ?? size);
   const ends: number[] = [];
   let at = 0;
   let s = 0;
-  while (size - at > step) {
+  for (;;) {
+    const step = at >= last ? round(lastPartBytes ?? partBytes) : Math.min(round(partBytes), last - at);
+    if (size - at <= step) break;
     while (s < starts.length && (starts[s] as number) <= at) s++;
     let end = at + step;
     // the furthest section start within reach
