@@ -48,7 +48,7 @@ beforeAll(async () => {
   packed = mkdtempSync(join(tmpdir(), 'evi-packed-'));
   // Hard links: packing unlinks the copies, never the shared build's files.
   execFileSync('cp', ['-al', `${dist}/.`, packed]);
-  packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024, maxFileBytes: MAX_FILE_BYTES, partBytes: 100 * 1024 });
+  packSite(packed, { maxFiles: MAX_FILES, packBytes: 256 * 1024, maxFileBytes: MAX_FILE_BYTES, partBytes: 100 * 1024, entryPartBytes: 16 * 1024 });
   meta = JSON.parse(readFileSync(join(dist, 'views/meta.json'), 'utf8')) as MetaView;
   slugs = readdirSync(join(dist, 'views/company')).map((f) => f.replace(/\.json$/, ''));
   const serve = (distDir: string) => startServer({ distDir, port: 0, log: null, rateLimitPerMinute: 0 });
@@ -66,6 +66,9 @@ function targets(): string[] {
   const past = months.filter((m) => m !== meta.month);
   const codes = meta.countries.map((c) => c.code);
   const out = ['/', '/api/v1', '/api/v1/rankings', '/company/no-such-company/', '/company/no-such-company', `/api/v1/search?q=${encodeURIComponent(meta.examples.search)}`];
+  // Searches whose hits' entries are in several parts of each month's search rankings.
+  const q = encodeURIComponent(meta.examples.search.slice(0, 3));
+  out.push(`/api/v1/search?q=${q}&limit=20`, `/api/v1/search?q=${q}&limit=20&country=${codes[0]}`, ...past.map((m) => `/api/v1/search?q=${q}&limit=20&month=${m}`));
   // Split files (the search index is read by the search above), and a download that is not.
   out.push(`/downloads/${meta.month}/profiles.ndjson.gz`, '/views/search-rankings.json', '/views/search-index.json', '/downloads/manifest.json', '/downloads/no-such-file.gz');
   // Every fifth company: each pack of profiles and pages is reached (the store test reads every entry).
@@ -103,6 +106,8 @@ describe('a packed build', () => {
     for (const f of all) expect(statSync(join(packed, f)).size, f).toBeLessThanOrEqual(MAX_FILE_BYTES);
     // What was larger is in parts.
     expect(Object.keys(manifest.split)).toEqual(expect.arrayContaining([`downloads/${meta.month}/profiles.ndjson.gz`, 'views/search-index.bin', 'views/search-rankings.json']));
+    // Each month's search rankings, read by entry, are in parts too.
+    expect(Object.keys(manifest.split)).toEqual(expect.arrayContaining(meta.months.map((m) => (m === meta.month ? 'views/search-rankings.bin' : `views/months/${m}/search-rankings.bin`))));
     for (const [path, split] of Object.entries(manifest.split)) {
       expect(existsSync(join(packed, path)), path).toBe(false);
       expect(split.parts, path).toBeGreaterThan(1);

@@ -103,11 +103,11 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const month = monthOf(cat, c, params.month);
       const canon = { below: '/search', query: { q: params.q, country: country?.code, limit: params.limit === LIMITS.search.default ? undefined : params.limit } };
       return cachedFor(c, `search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, canon, async () => {
-        const { index, rankings: current } = await views.search();
-        const rankings = month === cat.meta.month ? current : await views.pastSearchRankings(month);
+        const [index, rankings] = await Promise.all([views.searchIndex(), month === cat.meta.month ? views.searchRankings() : views.pastSearchRankings(month)]);
         const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
         // With a country: is there a better match elsewhere? (the best hit among all ranked companies)
         const elsewhere = country ? (searchCompanies(index, params.q, { limit: 1, filter: searchFilter(rankings, null) })[0] ?? null) : null;
+        await rankings.prepare([...hits, ...(elsewhere ? [elsewhere] : [])].map((hit) => hit.slug));
         return searchBody(cat.meta, params.q, hits, rankings, country, elsewhere);
       });
     },
@@ -249,7 +249,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
   async function closeSlugs(slug: string): Promise<string[]> {
     const words = slug.replace(/[^a-z0-9]+/gi, ' ').trim();
     if (words === '') return [];
-    const { index } = await views.search();
+    const index = await views.searchIndex();
     return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: MAX_SUGGESTIONS }).map((hit) => hit.slug);
   }
 

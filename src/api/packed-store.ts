@@ -1,10 +1,11 @@
 /**
  * A view store that reads the packed layout (src/core/views/packs.ts) over any other store:
- * a path of a packed group is read from its pack, a split file from its parts joined, every
+ * a path of a packed group is read from its pack, a split file from its parts joined (or as its parts, `chunks`), every
  * other path from the store beneath. Without a manifest (a build that packed nothing) it
  * reads straight through.
  */
 import { PACK_MANIFEST, Pack, packGroup, packPath, partFile, type PackManifest, type SplitFile } from '../core/views/packs.ts';
+import type { FileParts } from '../core/search/sections.ts';
 import { PromiseCache } from './promise-cache.ts';
 import type { ViewStore } from './store.ts';
 
@@ -54,6 +55,27 @@ export class PackedStore implements ViewStore {
     return this.#inner.bytes ? this.#inner.bytes(path) : null;
   }
 
+  /** The file's bytes as stored: a split file's parts in order, unjoined; any other file in one chunk. */
+  async chunks(path: string): Promise<Uint8Array[] | null> {
+    const manifest = await this.manifest();
+    const split = manifest?.split[path];
+    if (split) return this.#parts(path, split);
+    const bytes = await this.bytes(path);
+    return bytes ? [bytes] : null;
+  }
+
+  /** A split file whose parts' ends the manifest lists, as parts to read one at a time; `null` for any other file. */
+  async partsOf(path: string): Promise<FileParts | null> {
+    const split = (await this.manifest())?.split[path];
+    if (!split?.ends || split.ends.length !== split.parts) return null;
+    const read = async (n: number): Promise<Uint8Array> => {
+      const bytes = this.#inner.bytes ? await this.#inner.bytes(partFile(path, n)) : null;
+      if (bytes === null) throw new Error(`${partFile(path, n)} is missing`);
+      return bytes;
+    };
+    return { ends: split.ends, read };
+  }
+
   /** A split file's parts in order, each read when the reader asks for it. */
   async *parts(path: string, split: SplitFile): AsyncGenerator<Uint8Array> {
     for (let n = 0; n < split.parts; n++) {
@@ -89,6 +111,15 @@ export class PackedStore implements ViewStore {
     }
     if (at !== split.bytes) throw new Error(`${path}: its parts hold ${at} bytes, not ${split.bytes}`);
     return out;
+  }
+
+  /** Every part of a split file; checks that they hold the file's length. */
+  async #parts(path: string, split: SplitFile): Promise<Uint8Array[]> {
+    const parts: Uint8Array[] = [];
+    for await (const part of this.parts(path, split)) parts.push(part);
+    const total = parts.reduce((n, p) => n + p.byteLength, 0);
+    if (total !== split.bytes) throw new Error(`${path}: its parts hold ${total} bytes, not ${split.bytes}`);
+    return parts;
   }
 
   async #readPack(file: string): Promise<Pack | null> {

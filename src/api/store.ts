@@ -1,3 +1,4 @@
+import type { FileParts } from '../core/search/sections.ts';
 import { StoreError } from './errors.ts';
 import { PromiseCache } from './promise-cache.ts';
 
@@ -17,6 +18,16 @@ export interface ViewStore {
    * Optional: without it the API reads the JSON form of the index instead.
    */
   bytes?(path: string): Promise<Uint8Array | null>;
+  /**
+   * The file's bytes as the chunks it is stored in (a split file's parts, unjoined), `null`
+   * when there is no such file. Optional: without it, {@link ViewStore.bytes} in one chunk.
+   */
+  chunks?(path: string): Promise<Uint8Array[] | null>;
+  /**
+   * The file as parts to read one at a time (`null` when it is not kept in parts, or absent):
+   * for a reader that needs only some of its bytes. Optional.
+   */
+  partsOf?(path: string): Promise<FileParts | null>;
 }
 
 /**
@@ -107,6 +118,36 @@ export class ViewCache {
     } catch (cause) {
       throw new StoreError(path, cause);
     }
+  }
+
+  /**
+   * A file's bytes in the chunks the store keeps it in (a split file's parts: not joined, so
+   * not copied), not cached; `undefined`, `null` and errors as {@link ViewCache.bytes}.
+   */
+  async chunks(path: string): Promise<Uint8Array[] | null | undefined> {
+    if (!this.#store.chunks) {
+      const bytes = await this.bytes(path);
+      return bytes ? [bytes] : bytes;
+    }
+    try {
+      return await this.#store.chunks(path);
+    } catch (cause) {
+      throw new StoreError(path, cause);
+    }
+  }
+
+  /** The file as parts to read one at a time (see {@link ViewStore.partsOf}); `null` when the store keeps it otherwise. */
+  async partsOf(path: string): Promise<FileParts | null> {
+    if (!this.#store.partsOf) return null;
+    const wrap = async <T>(read: () => Promise<T>): Promise<T> => {
+      try {
+        return await read();
+      } catch (cause) {
+        throw new StoreError(path, cause);
+      }
+    };
+    const parts = await wrap(() => (this.#store.partsOf as (path: string) => Promise<FileParts | null>)(path));
+    return parts && { ends: parts.ends, read: (n) => wrap(() => parts.read(n)) };
   }
 
   /** The raw text of a file, cached like a view. */

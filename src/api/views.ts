@@ -68,7 +68,8 @@ function catalog(meta: MetaView): Catalog {
 export class Views {
   readonly #cache: ViewCache;
   #catalog: Promise<Catalog> | null = null;
-  #search: Promise<{ index: SearchIndex; rankings: SearchRankings }> | null = null;
+  #searchIndex: Promise<SearchIndex> | null = null;
+  #searchRankings: Promise<SearchRankings> | null = null;
   /** Past months' search rankings, by the size of their file (a month is ~5 MB at 10,000 companies). */
   readonly #pastRankings = new PromiseCache<SearchRankings>(PAST_RANKINGS_BYTES);
   /** Overall boards in binary form, by the size of their file (~0.8 MB for a country of 10,000 companies). */
@@ -122,36 +123,46 @@ export class Views {
 
   /** A past month's search rankings (the build writes one per past month); kept per month once read. */
   pastSearchRankings(month: string): Promise<SearchRankings> {
-    return this.#pastRankings.get(month, () => this.#searchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month)), (r) => r.bytes);
+    return this.#pastRankings.get(month, () => this.#readSearchRankings(viewPaths.monthSearchRankings(month), viewPaths.monthSearchRankingsBinary(month)), (r) => r.bytes);
   }
 
-  search(): Promise<{ index: SearchIndex; rankings: SearchRankings }> {
-    this.#search ??= Promise.all([this.#searchIndex(), this.#searchRankings(viewPaths.searchRankings(), viewPaths.searchRankingsBinary())]).then(([index, rankings]) => ({ index, rankings }));
-    this.#search.catch(() => (this.#search = null));
-    return this.#search;
+  /** The search index, kept once read. */
+  searchIndex(): Promise<SearchIndex> {
+    this.#searchIndex ??= this.#readSearchIndex();
+    this.#searchIndex.catch(() => (this.#searchIndex = null));
+    return this.#searchIndex;
+  }
+
+  /** The current month's search rankings, kept once read (a search of a past month reads only that month's). */
+  searchRankings(): Promise<SearchRankings> {
+    this.#searchRankings ??= this.#readSearchRankings(viewPaths.searchRankings(), viewPaths.searchRankingsBinary());
+    this.#searchRankings.catch(() => (this.#searchRankings = null));
+    return this.#searchRankings;
   }
 
   /**
-   * A month's search rankings: the binary file, read in place (entries parsed only for
-   * the hits); the JSON where there is none (a store that reads no bytes).
+   * A month's search rankings: the binary file, read in place from the chunks it is stored
+   * in (entries parsed only for the hits; from a file kept in small parts, only the parts
+   * holding them read); the JSON where there is none (a store that reads no bytes).
    */
-  async #searchRankings(jsonPath: string, binaryPath: string): Promise<SearchRankings> {
-    const binary = await this.#cache.bytes(binaryPath);
+  async #readSearchRankings(jsonPath: string, binaryPath: string): Promise<SearchRankings> {
+    const parts = await this.#cache.partsOf(binaryPath);
+    const binary = parts ?? (await this.#cache.chunks(binaryPath));
     if (!binary) return new JsonSearchRankings(await this.#required<SearchRankingsView>(jsonPath));
     try {
-      return new BinarySearchRankings(binary);
+      return 'ends' in binary ? await BinarySearchRankings.open(binary) : new BinarySearchRankings(binary);
     } catch (cause) {
       throw new StoreError(binaryPath, cause);
     }
   }
 
   /**
-   * The binary index, queried in place (no load work: a fresh Worker instance answers
-   * its first search within its CPU budget); the JSON form where the store reads no
-   * bytes or the build wrote no binary file.
+   * The binary index, queried in place from the chunks it is stored in (no load work, no
+   * copy: a fresh Worker instance answers its first search within its CPU budget); the
+   * JSON form where the store reads no bytes or the build wrote no binary file.
    */
-  async #searchIndex(): Promise<SearchIndex> {
-    const binary = await this.#cache.bytes(viewPaths.searchIndexBinary());
+  async #readSearchIndex(): Promise<SearchIndex> {
+    const binary = await this.#cache.chunks(viewPaths.searchIndexBinary());
     const path = binary ? viewPaths.searchIndexBinary() : viewPaths.searchIndex();
     try {
       return binary ? decodeSearchIndex(binary) : loadSearchIndex(await this.#required<SerializedSearchIndex>(path));

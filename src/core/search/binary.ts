@@ -18,7 +18,7 @@
 import { GRAM_BITS } from './grams.ts';
 import { initialsTable } from './initials.ts';
 import { finish, type SearchIndex } from './load.ts';
-import { hasMagic, PoolWriter, Sections, writeSections } from './sections.ts';
+import { hasMagic, PoolWriter, Sections, writeSections, type FileBytes } from './sections.ts';
 import { PoolStrings, type Strings } from './strings.ts';
 
 const MAGIC = 'EVIS';
@@ -57,13 +57,13 @@ export function isBinarySearchIndex(bytes: Uint8Array): boolean {
 }
 
 /**
- * The queryable index over the bytes of `search-index.bin`, read in place (the bytes
- * must not change afterwards). Checks the header and that the sections fit
- * together; throws otherwise.
+ * The queryable index over the bytes of `search-index.bin`, whole or in the chunks it
+ * was cut into, read in place (the bytes must not change afterwards). Checks the header
+ * and that the sections fit together; throws otherwise.
  * @example
  * const index = decodeSearchIndex(new Uint8Array(await (await fetch(url)).arrayBuffer()));
  */
-export function decodeSearchIndex(input: Uint8Array): SearchIndex {
+export function decodeSearchIndex(input: FileBytes): SearchIndex {
   const file = new Sections(input, 'decodeSearchIndex', MAGIC, BINARY_VERSION, SECTIONS);
   const keyStart = file.get(0, Int32Array);
   const keyDoc = file.get(1, Int32Array);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDoc } from '../views/layout.ts';
 import { addGrams, newGramSet } from './grams.ts';
+import { partEnds } from './sections.ts';
 import type { Strings } from './strings.ts';
 import { betterOutside, buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
@@ -262,6 +263,17 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       }
     }
     expect(searchCompanies(decodeSearchIndex(buildSearchFiles(wide).binary), 'Омега')[0]?.slug).toBe('tokyo-omega');
+  });
+
+  it('binary form: the same answers read from the parts a file is cut into, between sections or anywhere', () => {
+    const bytes = buildSearchFiles(DOCS).binary;
+    const whole = decodeSearchIndex(bytes);
+    const cut = (ends: number[]) => ends.map((end, n) => bytes.slice(n === 0 ? 0 : ends[n - 1], end));
+    const third = Math.floor(bytes.byteLength / 3);
+    for (const parts of [cut(partEnds(bytes, 256)), cut([third, 2 * third + 1, bytes.byteLength]), cut([bytes.byteLength])]) {
+      const index = decodeSearchIndex(parts);
+      for (const q of ['kestrel', 'works orbital', 'soc gen', 'kestral aero']) expect(searchCompanies(index, q, { limit: 20 }), q).toEqual(searchCompanies(whole, q, { limit: 20 }));
+    }
   });
 
   it('loads an empty registry', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchRankingsView } from '../views/layout.ts';
 import { BinarySearchRankings, JsonSearchRankings, encodeSearchRankings } from './rankings.ts';
+import { partEnds } from './sections.ts';
 
 const ranking = (industry: string, rank: number, score: number) => ({ industry, rank, industryRank: rank, totalCompaniesInIndustry: 40, visibilityScore: score });
 
@@ -47,6 +48,36 @@ describe('search rankings in binary form', () => {
     expect(() => new BinarySearchRankings(new TextEncoder().encode(JSON.stringify(view)))).toThrow(/not a EVSR file/);
     const bytes = encodeSearchRankings(view);
     expect(() => new BinarySearchRankings(bytes.subarray(0, bytes.byteLength - 8))).toThrow(/out of bounds/);
+  });
+
+  it('reads the parts a file is cut into like the whole file', () => {
+    const bytes = encodeSearchRankings(view);
+    const whole = new BinarySearchRankings(bytes);
+    for (const ends of [partEnds(bytes, 64), [5, 97, bytes.byteLength]]) {
+      const parts = new BinarySearchRankings(ends.map((end, n) => bytes.slice(n === 0 ? 0 : ends[n - 1], end)));
+      for (const slug of Object.keys(view.companies)) {
+        expect(parts.company(slug)).toEqual(whole.company(slug));
+        expect(parts.ranked(slug, 'gb')).toBe(whole.ranked(slug, 'gb'));
+      }
+    }
+  });
+
+  it('read from small parts, reads only the parts of the entries asked for, and answers the same', async () => {
+    const bytes = encodeSearchRankings(view);
+    const ends = partEnds(bytes, 1 << 20, 16);
+    const read: number[] = [];
+    const parts = { ends, read: async (n: number) => (read.push(n), bytes.slice(n === 0 ? 0 : ends[n - 1], ends[n])) };
+    const whole = new BinarySearchRankings(bytes);
+    const lazy = await BinarySearchRankings.open(parts);
+    const head = read.length;
+    expect(ends.length - head).toBeGreaterThan(3);
+    for (const slug of slugs) for (const country of countries) expect(lazy.ranked(slug, country)).toBe(whole.ranked(slug, country));
+    expect(read.length).toBe(head);
+    await lazy.prepare(['orbital-works']);
+    expect(read.length - head).toBeLessThan(ends.length - head);
+    expect(lazy.company('orbital-works')).toEqual(whole.company('orbital-works'));
+    await lazy.prepare(slugs);
+    for (const slug of slugs) expect(lazy.company(slug)).toEqual(whole.company(slug));
   });
 
   it('reads an empty month', () => {

@@ -47,6 +47,8 @@ export interface SplitFile {
   parts: number;
   bytes: number;
   sha256: string;
+  /** Where each part ends in the file (absent in a manifest of an older build). */
+  ends?: number[];
 }
 
 /** Part `n` of a split file. */
@@ -54,6 +56,13 @@ export const partFile = (path: string, n: number): string => `packs/parts/${path
 
 /** The public files of the views folder (the pages' search box fetches them). */
 export const PUBLIC_VIEWS: ReadonlySet<string> = new Set(['views/search-index.json', 'views/search-rankings.json']);
+
+/**
+ * Is the file at `path` a binary view whose entries the function reads a few at a time (a
+ * month's search rankings)? On a host with a file limit it is kept in small parts, however
+ * large, so that a request reads the parts of the entries it needs.
+ */
+export const readByEntry = (path: string): boolean => /^views\/(months\/\d{4}-\d{2}\/)?search-rankings\.bin$/.test(path);
 
 /** May the file at `path` be split? The views, which the function reads, and what `splitRoute` answers. */
 export const splittable = (path: string): boolean => path.startsWith('views/') || path.startsWith('downloads/');

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
-import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
+import { partEnds } from '../../core/search/sections.ts';
+import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, readByEntry, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
@@ -18,6 +19,8 @@ export const PACK_BYTES = 4 * 1024 * 1024;
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** The parts of a split file: read whole by the function when it needs the file. */
 export const PART_BYTES = 16 * 1024 * 1024;
+/** The parts of the entries of a view read by entry (`readByEntry`): a request reads the few holding its entries. */
+export const ENTRY_PART_BYTES = 256 * 1024;
 
 export interface PackOptions {
   /** Above this many files the site is packed. */
@@ -26,6 +29,7 @@ export interface PackOptions {
   maxFileBytes?: number | null;
   packBytes?: number;
   partBytes?: number;
+  entryPartBytes?: number;
   /** A past month's groups -> a digest of the ledger's digests of their folders: recorded with their packs. */
   keys?: Record<string, string>;
   /** Groups whose packs are linked from the live release ({@link frozenLinks}) instead of being packed again. */
@@ -113,13 +117,18 @@ function assign(group: string, files: { path: string; size: number }[], packByte
   }
 }
 
-/** Cuts a file into parts of `partBytes` under `packs/parts/` and removes it. */
-function splitFile(site: string, path: string, partBytes: number, out: JsonWriter): SplitFile {
+/**
+ * Cuts a file into parts of at most `partBytes` under `packs/parts/` and removes it. A binary
+ * view is cut between its sections where it can (`partEnds`), so that the function reads
+ * each section in place from its part; the entries of one read by entry go in parts of
+ * `entryPartBytes`.
+ */
+function splitFile(site: string, path: string, partBytes: number, entryPartBytes: number, out: JsonWriter): SplitFile {
   const bytes = readFileSync(join(site, path));
-  const parts = Math.ceil(bytes.byteLength / partBytes);
-  for (let n = 0; n < parts; n++) out.writeBytes(partFile(path, n), bytes.subarray(n * partBytes, (n + 1) * partBytes));
+  const ends = partEnds(bytes, partBytes, readByEntry(path) ? entryPartBytes : undefined);
+  ends.forEach((end, n) => out.writeBytes(partFile(path, n), bytes.subarray(n === 0 ? 0 : ends[n - 1], end)));
   unlinkSync(join(site, path));
-  return { parts, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { parts: ends.length, bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex'), ends };
 }
 
 /**
@@ -139,13 +148,15 @@ export function packSite(site: string, options: PackOptions): PackResult {
 
   const out = new JsonWriter(site);
   const partBytes = options.partBytes ?? PART_BYTES;
+  const entryPartBytes = options.entryPartBytes ?? ENTRY_PART_BYTES;
+  const byEntry = limit ? files.filter((f) => readByEntry(f.path) && f.size > entryPartBytes && f.size <= limit) : [];
   const split: Record<string, SplitFile> = {};
-  for (const f of tooBig) split[f.path] = splitFile(site, f.path, partBytes, out);
+  for (const f of [...tooBig, ...byEntry]) split[f.path] = splitFile(site, f.path, partBytes, entryPartBytes, out);
   const parts = Object.values(split).reduce((n, s) => n + s.parts, 0);
   if (files.length <= options.maxFiles) {
     out.write(PACK_MANIFEST, { groups: {}, loose: [], digest: '', split } satisfies PackManifest);
-    const after = files.length - tooBig.length + parts + 1;
-    options.log?.(`  split: ${tooBig.length} files larger than ${limit} bytes, now in ${parts} parts`);
+    const after = files.length - Object.keys(split).length + parts + 1;
+    options.log?.(`  split: ${tooBig.length} files larger than ${limit} bytes${byEntry.length ? ` and ${byEntry.length} read by entry` : ''}, now in ${parts} parts`);
     return { filesBefore: files.length, files: after, packs: 0 };
   }
 
@@ -215,8 +226,8 @@ export function packSite(site: string, options: PackOptions): PackResult {
   manifest.digest = digest.digest('hex');
   out.write(PACK_MANIFEST, manifest);
   removeEmptyFolders(site, ['company', 'views', 'api']);
-  const after = files.length - removed - apiCopies - tooBig.length + parts + packs + 1;
-  const splitNote = `${tooBig.length ? `, ${tooBig.length} large files in ${parts} parts` : ''}${linked ? `, ${linked.toLocaleString('en-US')} packs of past months linked from the live release` : ''}`;
+  const after = files.length - removed - apiCopies - Object.keys(split).length + parts + packs + 1;
+  const splitNote = `${tooBig.length ? `, ${tooBig.length} large files` : ''}${byEntry.length ? `, ${byEntry.length} files read by entry` : ''}${tooBig.length || byEntry.length ? ` in ${parts} parts` : ''}${linked ? `, ${linked.toLocaleString('en-US')} packs of past months linked from the live release` : ''}`;
   options.log?.(
     `  packed: ${files.length.toLocaleString('en-US')} files are more than ${options.maxFiles.toLocaleString('en-US')}; now ${after.toLocaleString('en-US')} files, ${packs.toLocaleString('en-US')} of them packs${splitNote}`,
   );
