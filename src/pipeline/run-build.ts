@@ -11,8 +11,7 @@ import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../co
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, MAX_FILES, type DeployTarget } from '../core/policy.ts';
-import { frozenLinks, MAX_FILE_BYTES, PACK_BYTES, packSite, type FrozenLink } from './write/pack-site.ts';
-import { packGroup, readByEntry } from '../core/views/packs.ts';
+import { frozenLinks, MAX_FILE_BYTES, packedGroup, packSite, type FrozenLink } from './write/pack-site.ts';
 import { loadData } from './read/load-data.ts';
 import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
@@ -221,10 +220,10 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     const steady = months.slice(0, -1).filter((m) => !plan.correctedNow.has(m) && !plan.pending.has(m) && ledger.months.find((e) => e.month === m)?.companyShards === meta.companyShards);
     const linked = deploy !== 'static' ? frozenLinks(live, frozenGroupKeys(ledger, steady, meta.siteUrl), { maxFileBytes }) : new Map<string, FrozenLink>();
     const leftOut = new Set<string>();
-    // A view read by entry is always put: pack-site keeps it in parts of its own, not in the packs.
+    // A file is left out where its group's packs are linked: pack-site would put it in them.
     const leaveOut = (path: string, bytes: number) => {
-      const group = packGroup(path);
-      const out = surelyPacked && group !== null && bytes <= PACK_BYTES && linked.has(group) && !readByEntry(path);
+      const group = surelyPacked ? packedGroup(path, bytes, { maxFileBytes }) : null;
+      const out = group !== null && linked.has(group);
       if (out) leftOut.add(group);
       return out;
     };

@@ -54,6 +54,17 @@ export interface PackResult {
   linked?: number;
 }
 
+/**
+ * The group whose packs hold the file at `path` of `size` bytes when the site is packed, or
+ * `null`: a file of no group, one kept in parts (larger than the host takes in one file, or
+ * a view read by entry on such a host), or one larger than a pack (left a file).
+ */
+export function packedGroup(path: string, size: number, o: Pick<PackOptions, 'maxFileBytes' | 'packBytes' | 'entryPartBytes'> = {}): string | null {
+  const limit = o.maxFileBytes;
+  if (limit && (size > limit || (readByEntry(path) && size > (o.entryPartBytes ?? ENTRY_PART_BYTES)))) return null;
+  return size <= (o.packBytes ?? PACK_BYTES) ? packGroup(path) : null;
+}
+
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 
 /** The live release's pack manifest, or null when it has none (not packed, or no release). */
@@ -172,11 +183,10 @@ export function packSite(site: string, options: PackOptions): PackResult {
       apiCopies++;
       continue;
     }
-    const group = packGroup(f.path);
-    if (group === null) continue;
-    // A file larger than a pack stays a file (read as one).
-    if (f.size > packBytes) {
-      loose.push(f.path);
+    const group = packedGroup(f.path, f.size, { packBytes, maxFileBytes: limit, entryPartBytes });
+    if (group === null) {
+      // A file larger than a pack stays a file (read as one).
+      if (packGroup(f.path) !== null) loose.push(f.path);
       continue;
     }
     const list = groups.get(group) ?? [];
