@@ -16,8 +16,10 @@ const INTERNALS = [
   'test/build-months.test.ts',
   'test/ledger-record.test.ts',
   'test/load-data.test.ts',
+  'test/page-workers-astro.test.ts',
   'test/profile-records.test.ts',
   'test/score-months.test.ts',
+  'test/search-encodings.test.ts',
 ];
 
 /** A system test file that reads the shared test build (test/lib/build-once.ts). */

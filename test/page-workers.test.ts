@@ -3,9 +3,6 @@
  * pages, the page workers rendered the profiles and leaderboards, the compiled pages went
  * into its cache):
  *
- * - The page workers (src/pipeline/pages/render-pages.ts) write what Astro's own pipeline
- *   writes: the pages step alone over the same views with `EVI_PAGE_WORKERS=0` (every page
- *   through Astro's pipeline), every file of the step compared byte for byte.
  * - The compiled pages kept in the build cache (src/pipeline/pages/pages-cache.ts): a build of
  *   the same data with a copy of that cache renders every page from the cached modules and
  *   writes the shared build's files, byte for byte; the entry is keyed by the site origin and
@@ -16,79 +13,37 @@
  *   of the views step; without them (the shared build's log), Astro compiles them beside the
  *   views step.
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagesInputsKey } from '../src/pipeline/pages/pages-cache.ts';
 import { WORKER_ROUTES } from '../src/pipeline/pages/render-pages.ts';
 import { BUNDLE_DIR, manifestPath } from '../src/pipeline/workers/bundle-file.mjs';
 import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 import { pagesEntry } from '../src/pipeline/cache/caches.ts';
-import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, sharedBuild } from './lib/build-once.ts';
+import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, runNode, sharedBuild } from './lib/build-once.ts';
+import { filesUnder } from './lib/dist.ts';
 
 let dist: string;
 let cache: string;
 /** The shared build's log (the compiled pages missing from its cache), and the log of the build with them in its cache. */
 let miss: string;
 let hit: string;
-const scratch = join(ROOT, '.cache', `pages-test-${process.pid}`);
-const astroOnly = join(scratch, 'astro-only');
 let tmp: string;
-
-function files(dir: string, ext = ''): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(ext))
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
-/** Runs `node <args>` in the project with `env`, and gives what it printed on stderr. */
-function run(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    child.stderr.on('data', (b: Buffer) => (log += b));
-    child.on('error', fail);
-    child.on('close', (code) => (code === 0 ? done(log) : fail(new Error(`${what} failed (exit ${code}):\n${log.slice(-4000)}`))));
-  });
-}
 
 beforeAll(async () => {
   const shared = await sharedBuild();
   ({ dist, cache, log: miss } = shared);
-  mkdirSync(scratch, { recursive: true });
   tmp = mkdtempSync(join(tmpdir(), 'evi-order-'));
   // The build writes the ledger into its data folder, and its cache entries: copies.
   cpSync(DATA_DIR, join(tmp, 'data'), { recursive: true });
   cpSync(cache, join(tmp, 'cache'), { recursive: true });
-  [, hit] = await Promise.all([
-    run(['--import', 'tsx', 'scripts/build-pages.ts', dist, astroOnly], { EVI_PAGE_WORKERS: '0', EVI_CACHE_DIR: 'off' }, 'pages step'),
-    run([...BUILD_NODE_ARGS], { SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') }, 'build'),
-  ]);
+  hit = await runNode(BUILD_NODE_ARGS, { SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') }, 'build');
 }, 600_000);
 
 afterAll(() => {
-  rmSync(scratch, { recursive: true, force: true });
   if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-describe('page workers', () => {
-  it('write every file of the pages step byte for byte as Astro renders it alone', () => {
-    const built = files(dist, '.html');
-    expect(files(astroOnly, '.html')).toEqual(built);
-    const profiles = built.filter((p) => p.startsWith('company/'));
-    const boards = built.filter((p) => p.startsWith('leaderboards/'));
-    expect(profiles.length).toBe(readdirSync(join(dist, 'views/company')).length);
-    expect(boards.length).toBeGreaterThan(100);
-    // Every output of the step: pages, endpoints, 404, client assets, public files.
-    const all = files(astroOnly);
-    for (const f of ['index.html', '404.html', 'search/index.html', 'api-docs/index.html', 'llms.txt', 'llms-full.txt', 'robots.txt', 'sitemap.xml', 'favicon.ico']) expect(all).toContain(f);
-    expect(all.some((f) => f.startsWith('_astro/') && f.endsWith('.css'))).toBe(true);
-    const differ = all.filter((p) => !existsSync(join(dist, p)) || !readFileSync(join(dist, p)).equals(readFileSync(join(astroOnly, p))));
-    expect(differ).toEqual([]);
-  });
 });
 
 describe("the page workers' bundle", () => {
@@ -111,9 +66,9 @@ describe('compiled pages in the build cache', () => {
     expect(miss).toMatch(/astro build/);
     expect(hit).not.toMatch(/astro build/);
     const out = join(tmp, 'out');
-    const all = files(dist);
+    const all = filesUnder(dist);
     expect(all.filter((f) => f.startsWith('company/')).length).toBeGreaterThan(100);
-    expect(files(out)).toEqual(all);
+    expect(filesUnder(out)).toEqual(all);
     expect(all.filter((f) => !readFileSync(join(out, f)).equals(readFileSync(join(dist, f))))).toEqual([]);
   });
 

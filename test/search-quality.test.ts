@@ -6,30 +6,15 @@
  * overall, and every exact name and alias finds its company first. A regression
  * guard; bench:search measures the same at 1k and 20k.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { generateNamedRegistry, INDUSTRY_WORDS } from './lib/search-names.ts';
-import { QUERY_KINDS, WORD_KINDS, generateQueries, type LabelledQuery, type RegistryCompany } from './lib/search-queries.ts';
-import { generateRegistry, slugify } from '../scripts/lib/registry-gen.ts';
-import { buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
-import { initialsOf } from '../src/core/search/words.ts';
+import { QUERY_KINDS, WORD_KINDS, generateQueries, readRegistry, type LabelledQuery } from './lib/search-queries.ts';
+import { buildSearchFiles, decodeSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
 
-const rows = Papa.parse<Record<string, string>>(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
-  header: true,
-  skipEmptyLines: true,
-}).data;
-const registry: RegistryCompany[] = rows.map((r) => ({
-  slug: r.slug?.trim() || slugify(r.name ?? ''),
-  name: (r.name ?? '').trim(),
-  website: (r.website ?? '').trim(),
-  aliases: (r.aliases ?? '')
-    .split('|')
-    .map((a) => a.trim())
-    .filter((a) => a.length > 0),
-}));
-const index = loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(registry))));
+const registry = readRegistry(resolve(import.meta.dirname, '../data/companies.csv'));
+// the binary index, as the API queries it (the pages' JSON form answers the same: test/search-encodings.test.ts)
+const index = decodeSearchIndex(buildSearchFiles(registry).binary);
 const first = (q: string) => searchCompanies(index, q)[0]?.slug;
 
 /** Top-1 and top-5 of the labelled queries on `index`, per kind; the misses printed. */
@@ -132,68 +117,7 @@ describe('search quality on generated employer names (a word left out, abbreviat
   });
 });
 
-/**
- * The API queries the binary index (views/search-index.bin) in place; the pages load the
- * JSON (v2). Both must give the same answers, hit for hit, on every labelled query.
- */
 describe('binary search index', () => {
-  const generated = generateRegistry({ companies: 1000, seed: 1 }).map((c) => ({
-    slug: c.slug,
-    name: c.name,
-    website: c.website,
-    aliases: [...c.aliases, ...c.subsidiaries],
-  }));
-  it.each([
-    ['data/companies.csv, 200 queries per kind', registry, 200],
-    ['a generated registry of 1,000 companies (subsidiaries, accents), 200 queries per kind', generated, 200],
-  ] as const)('answers every labelled query exactly like the v2 (JSON) engine: %s', (_, companies, perKind) => {
-    const files = buildSearchFiles(companies);
-    const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
-    // read from an unaligned copy too, as a file read into a shared buffer may be
-    const shifted = new Uint8Array(files.binary.byteLength + 1);
-    shifted.set(files.binary, 1);
-    const binary = decodeSearchIndex(files.binary);
-    const unaligned = decodeSearchIndex(shifted.subarray(1));
-    const queries = [
-      ...generateQueries(companies, { seed: 7, perKind }).map((q) => q.query),
-      ...companies.flatMap((c) => [c.name, c.slug, ...c.aliases]),
-      'kestrel',
-      'jobs at',
-      'a',
-      '',
-    ];
-    const odd = (slug: string) => slug.length % 2 === 1;
-    let compared = 0;
-    for (const [i, q] of queries.entries()) {
-      const want = searchCompanies(json, q, { limit: 20 });
-      expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
-      if (i % 4 === 0) expect(searchCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(searchCompanies(json, q, { limit: 5, filter: odd }));
-      if (i % 16 === 0) expect(searchCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(2500);
-    expect(files.binary.byteLength).toBeGreaterThan(1000);
-  });
-
-  it.each([
-    ['data/companies.csv', registry],
-    ['1,000 generated employer names', generateNamedRegistry({ companies: 1000, seed: 1 })],
-  ] as const)("answers every name's initials exactly like the v2 (JSON) engine (the table built with the file): %s", (_, companies) => {
-    const files = buildSearchFiles(companies);
-    const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
-    const binary = decodeSearchIndex(files.binary);
-    let acronyms = 0;
-    for (const c of companies) {
-      const initials = initialsOf(c.name);
-      for (const q of [initials, initials.toUpperCase().split('').join('.')]) {
-        const want = searchCompanies(json, q, { limit: 20 });
-        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
-        if (want[0]?.matchedOn === 'acronym') acronyms++;
-      }
-    }
-    expect(acronyms).toBeGreaterThan(companies.length / 10);
-  });
-
   it('refuses bytes that are not the index, or a truncated one', () => {
     const { binary } = buildSearchFiles(registry.slice(0, 50));
     expect(() => decodeSearchIndex(new TextEncoder().encode('{"v":2}'))).toThrow(/not a EVIS file/);

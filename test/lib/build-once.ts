@@ -55,26 +55,28 @@ export interface SharedBuild {
 const cacheOf = (dir: string) => `${dir}.cache`;
 const logOf = (dir: string) => `${dir}.log`;
 
-/** Builds into `outDir`; its log is written last, once the whole site is in place. */
-function run(outDir: string): Promise<void> {
+/**
+ * Runs `node <args>` in the project with `env` (over this process's, with SITE_URL), and
+ * gives what it printed on stderr (the build's log); fails with the output's end.
+ */
+export function runNode(args: readonly string[], env: NodeJS.ProcessEnv, what: string): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...BUILD_NODE_ARGS], {
-      cwd: ROOT,
-      env: { ...process.env, EVI_DATA_DIR: DATA_DIR, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheOf(outDir), SITE_URL, SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SITE_URL, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b));
     child.stderr.on('data', (b: Buffer) => (err += b));
     child.on('error', fail);
-    child.on('close', (code) => {
-      if (code !== 0) return fail(new Error(`build failed (exit ${code}):\n${(out + err).slice(-4000)}`));
-      writeFileSync(`${logOf(outDir)}.part`, err);
-      renameSync(`${logOf(outDir)}.part`, logOf(outDir));
-      done();
-    });
+    child.on('close', (code) => (code === 0 ? done(err) : fail(new Error(`${what} failed (exit ${code}):\n${(out + err).slice(-4000)}`))));
   });
+}
+
+/** Builds into `outDir`; its log is written last, once the whole site is in place. */
+async function run(outDir: string): Promise<void> {
+  const env = { EVI_DATA_DIR: DATA_DIR, EVI_OUT_DIR: outDir, EVI_CACHE_DIR: cacheOf(outDir), SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1' };
+  const err = await runNode(BUILD_NODE_ARGS, env, 'build');
+  writeFileSync(`${logOf(outDir)}.part`, err);
+  renameSync(`${logOf(outDir)}.part`, logOf(outDir));
 }
 
 /** Shared builds of earlier runs (an hour old) are removed on the way. */

@@ -14,6 +14,14 @@ export async function builtDist(): Promise<string> {
   return given ? resolve(ROOT, given) : buildSite();
 }
 
+/** Every file under `dir`, as paths relative to it, sorted. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
 /**
  * A copy of the meta view and one company view of `dist`, plus a truncated view of another
  * company: the store of the "a corrupt view stays local" tests.

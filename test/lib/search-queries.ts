@@ -1,6 +1,5 @@
 /**
- * Labelled query set for the search quality bar (issues "Search that finds the
- * company" and "Search that understands"): from a registry, queries of each kind
+ * Labelled query set for the search quality bar: from a registry, queries of each kind
  * with the slug they must find. A query is kept only when its answer is
  * unambiguous: no other company has the same folded form (or, for reordered
  * words, the same words), and for prefix and typo queries no other company's key
@@ -11,7 +10,9 @@
  * miss instead of being hidden by the labels. Shared by the quality test and
  * `bench/search.ts` (tests import nothing from `bench/`).
  */
-import { mulberry32, type Rng } from '../../scripts/lib/registry-gen.ts';
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import { mulberry32, slugify, type Rng } from '../../scripts/lib/registry-gen.ts';
 import { ABBREVIATIONS } from '../../src/core/search/abbreviations.ts';
 
 const TRANSLIT: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
@@ -110,6 +111,20 @@ export interface RegistryCompany {
   website: string;
   aliases: string[];
   subsidiaries?: string[];
+}
+
+/** The companies of a registry file (`data/companies.csv`'s columns). */
+export function readRegistry(file: string): RegistryCompany[] {
+  const rows = Papa.parse<Record<string, string>>(readFileSync(file, 'utf8'), { header: true, skipEmptyLines: true }).data;
+  return rows.map((r) => ({
+    slug: r.slug?.trim() || slugify(r.name ?? ''),
+    name: (r.name ?? '').trim(),
+    website: (r.website ?? '').trim(),
+    aliases: (r.aliases ?? '')
+      .split('|')
+      .map((a) => a.trim())
+      .filter((a) => a.length > 0),
+  }));
 }
 
 export interface QueryOptions {
