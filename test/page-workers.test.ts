@@ -6,13 +6,16 @@
  * - The compiled pages kept in the build cache (src/pipeline/pages/pages-cache.ts): a build of
  *   the same data with a copy of that cache renders every page from the cached modules and
  *   writes the shared build's files, byte for byte; the entry is keyed by the site origin and
- *   the component's bytes, so another origin, or a component changed, is a miss.
+ *   the component's bytes, so another origin, or a component changed, is a miss. That build
+ *   passes the file limit: its profile pages go through spools (src/pipeline/write/spool.ts)
+ *   into the packs that packing the shared build gives.
  * - The build's order (src/pipeline/run-build.ts, build-pages.ts): with the compiled pages in
  *   the cache the page workers start on the profiles once the current company views and
  *   meta.json are written, take the leaderboards once those are, and render beside the rest
  *   of the views step; without them (the shared build's log), Astro compiles them beside the
  *   views step.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -22,6 +25,8 @@ import { WORKER_ROUTES } from '../src/pipeline/pages/render-pages.ts';
 import { BUNDLE_DIR, manifestPath } from '../src/pipeline/workers/bundle-file.mjs';
 import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
 import { pagesEntry } from '../src/pipeline/cache/caches.ts';
+import { packSite } from '../src/pipeline/write/pack-site.ts';
+import { PACK_MANIFEST, type PackManifest } from '../src/core/views/packs.ts';
 import { DATA_DIR, ROOT, SITE_URL, SOURCE_DATE_EPOCH, runNode, sharedBuild } from './lib/build-once.ts';
 import { filesUnder } from './lib/dist.ts';
 
@@ -31,6 +36,8 @@ let cache: string;
 let miss: string;
 let hit: string;
 let tmp: string;
+/** Fewer files than the sample site's one per URL: the build with the pages in its cache packs its site. */
+const MAX_FILES = 2_000;
 
 beforeAll(async () => {
   const shared = await sharedBuild();
@@ -39,7 +46,12 @@ beforeAll(async () => {
   // The build writes the ledger into its data folder, and its cache entries: copies.
   cpSync(DATA_DIR, join(tmp, 'data'), { recursive: true });
   cpSync(cache, join(tmp, 'cache'), { recursive: true });
-  hit = await runNode(BUILD_NODE_ARGS, { SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out') }, 'build');
+  // Past the file limit (the profile pages go through spools into packs), as a large site is.
+  const env = { SOURCE_DATE_EPOCH: String(SOURCE_DATE_EPOCH), EVI_PAGES: '1', EVI_DATA_DIR: join(tmp, 'data'), EVI_CACHE_DIR: join(tmp, 'cache'), EVI_OUT_DIR: join(tmp, 'out'), EVI_MAX_FILES: String(MAX_FILES) };
+  hit = await runNode(BUILD_NODE_ARGS, env, 'build');
+  // What packing the shared build gives (hard links: packing unlinks the copies, never the shared build's files).
+  execFileSync('cp', ['-al', `${dist}/.`, join(tmp, 'packed')]);
+  packSite(join(tmp, 'packed'), { maxFiles: MAX_FILES });
 }, 600_000);
 
 afterAll(() => {
@@ -62,14 +74,19 @@ describe("the page workers' bundle", () => {
 });
 
 describe('compiled pages in the build cache', () => {
-  it('a hit skips the compile and writes the same files, byte for byte, as the build that compiled the pages', () => {
+  it('a hit skips the compile and writes the same files, byte for byte, as the build that compiled the pages (both packed)', () => {
     expect(miss).toMatch(/astro build/);
     expect(hit).not.toMatch(/astro build/);
+    expect(filesUnder(dist).filter((f) => f.startsWith('company/')).length).toBeGreaterThan(100);
     const out = join(tmp, 'out');
-    const all = filesUnder(dist);
-    expect(all.filter((f) => f.startsWith('company/')).length).toBeGreaterThan(100);
+    const packed = join(tmp, 'packed');
+    const all = filesUnder(packed);
+    expect(all.filter((f) => f.startsWith('packs/company/')).length).toBeGreaterThan(1);
     expect(filesUnder(out)).toEqual(all);
-    expect(all.filter((f) => !readFileSync(join(out, f)).equals(readFileSync(join(dist, f))))).toEqual([]);
+    expect(all.filter((f) => f !== PACK_MANIFEST && !readFileSync(join(out, f)).equals(readFileSync(join(packed, f))))).toEqual([]);
+    // The manifests differ only by the keys the build records for its past months' packs.
+    const manifest = (dir: string) => ({ ...(JSON.parse(readFileSync(join(dir, PACK_MANIFEST), 'utf8')) as PackManifest), frozen: undefined });
+    expect(manifest(out)).toEqual(manifest(packed));
   });
 
   it('the entry is found by the site origin: another origin is a miss', () => {

@@ -6,6 +6,7 @@ import { pagesEntry } from '../cache/caches.ts';
 import { moveDir } from '../release/move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
+import type { RenderJob } from './render-share.ts';
 import { COMPANY_PARAM, COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, type RenderTotals } from './render-pages.ts';
 import type { CompileAnswer, CompileJob } from '../workers/compile-worker.ts';
 import { tsWorker } from '../workers/worker-pool.ts';
@@ -102,6 +103,8 @@ export interface PagesStep {
   readonly hit: boolean;
   /** The views step begins: on a hit the page workers start and load the compiled modules. */
   prepare(): void;
+  /** The site will surely be packed: from now on the pages of packed groups go into spools in `dir` (write/spool.ts). */
+  spoolInto(dir: string, maxBytes: number): void;
   /** `meta.json` and the current company views are on disk: on a hit the profiles can be rendered. */
   companiesReady(): void;
   /** The views of `slugs` are on disk (monthly build): on a hit their profiles are rendered at once. */
@@ -179,6 +182,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     await moveDir(inside, opts.outDir);
   };
 
+  let spool: RenderJob['spool'];
   let waiting = hit ? recipe!.routes.filter((r) => r.out === null) : [];
   let byCompany: RouteRecipe[] | null = null;
   /** Hands the waiting routes that `ready` accepts to the page pool. */
@@ -187,7 +191,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
     if (now.length === 0) return;
     waiting = waiting.filter((r) => !ready(r.component));
     step.prepare();
-    pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: now.map((r) => ({ ...r, from: 0 })) });
+    pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, spool, routes: now.map((r) => ({ ...r, from: 0 })) });
   };
 
   let compile: { run: ReturnType<typeof compileInWorker>; t0: number; t1: number; early: boolean } | null = null;
@@ -223,6 +227,9 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       pool = new PagePool(workers - 1);
       pool.warm({ serverDir: compiled, manifest: recipe!.manifest, routes: recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 })) });
     },
+    spoolInto(dir, maxBytes) {
+      spool = { dir, maxBytes };
+    },
     companiesReady() {
       start((c) => COMPANY_ROUTES.includes(c));
     },
@@ -234,7 +241,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       if (byCompany.length === 0 || slugs.length === 0) return;
       step.prepare();
       // Two shares a batch; the build's thread takes what is left once it joins.
-      pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, routes: byCompany.map((r) => ({ ...r, from: 0 })), only: { param: COMPANY_PARAM, values: slugs } }, 2);
+      pool!.render({ serverDir: compiled, manifest: recipe!.manifest, outDir: inside, spool, routes: byCompany.map((r) => ({ ...r, from: 0 })), only: { param: COMPANY_PARAM, values: slugs } }, 2);
     },
     viewsReady() {
       start(() => true);
@@ -276,7 +283,7 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
         const made = await answerOf(c);
         if (made && rendering) {
           t1 = performance.now();
-          rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, routes: made.workers.map((r) => ({ ...r, from: 1 })) });
+          rendering.render({ serverDir: compiled, manifest: made.manifest, outDir: inside, spool, routes: made.workers.map((r) => ({ ...r, from: 1 })) });
           logWorkers(await rendering.join());
         }
         return await compiledEnd(made?.recipe ?? null);

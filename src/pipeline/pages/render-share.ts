@@ -12,6 +12,8 @@ import type { SSRManifest, SSRResult } from 'astro';
 import { createComponent, render as renderTemplate, renderToString } from 'astro/runtime/server/index.js';
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { ByteBuilder } from '../write/byte-builder.ts';
+import { SpoolWriter } from '../write/spool.ts';
+import { packGroup } from '../../core/views/packs.ts';
 import { collectGarbage } from '../workers/gc.ts';
 import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
@@ -30,6 +32,8 @@ export interface RenderJob {
   workers: number;
   /** Only the paths whose `param` is one of `values`: the profiles whose views are on disk. */
   only?: { param: string; values: string[] };
+  /** A site surely packed: the pages of a packed group, up to `maxBytes`, go into spools in `dir` (spool.ts). */
+  spool?: { dir: string; maxBytes: number };
 }
 
 export interface RenderDone {
@@ -396,6 +400,7 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
   const cpu0 = threadCpu();
   await useManifest(job.serverDir, job.manifest);
   const folderOf = folders();
+  const spool = job.spool ? new SpoolWriter(job.spool.dir) : null;
   let pages = 0;
   let bytes = 0;
   for (const route of job.routes) {
@@ -410,13 +415,19 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
     const renderPage = await routeRenderer(mod);
     for (let i = route.from + job.worker; i < paths.length; i += job.workers) {
       const p = paths[i]!;
-      const file = join(job.outDir, outFileOf(mod.url, p.params));
+      const path = outFileOf(mod.url, p.params);
       const page = pageBytes(await renderPage(p), chrome);
-      folderOf(file);
-      bytes += writePage(file, page);
+      if (spool && page.length <= job.spool!.maxBytes && packGroup(path) !== null) spool.add(path, page);
+      else {
+        const file = join(job.outDir, path);
+        folderOf(file);
+        writePage(file, page);
+      }
+      bytes += page.length;
       pages++;
       heap.page();
     }
   }
+  spool?.close();
   return { pages, bytes, ...cpuSince(cpu0) };
 }

@@ -6,12 +6,13 @@
  * file, a larger view or download is kept in parts.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { partEnds } from '../../core/search/sections.ts';
 import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, readByEntry, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
+import { readSpooled, readSpools, type SpoolEntry } from './spool.ts';
 
 /** What a pack aims at: read whole by a request, so a few megabytes. */
 export const PACK_BYTES = 4 * 1024 * 1024;
@@ -34,6 +35,8 @@ export interface PackOptions {
   keys?: Record<string, string>;
   /** Groups whose packs are linked from the live release ({@link frozenLinks}) instead of being packed again. */
   linked?: Map<string, FrozenLink>;
+  /** A folder of spools (spool.ts) holding files of the site: packed with the others, or written out; then removed. */
+  spools?: string;
   log?: (line: string) => void;
 }
 
@@ -150,21 +153,48 @@ function splitFile(site: string, path: string, partBytes: number, entryPartBytes
  * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
  */
 export function packSite(site: string, options: PackOptions): PackResult {
-  const files = listFiles(site);
+  const spooled = options.spools ? readSpools(options.spools) : new Map<string, SpoolEntry>();
+  try {
+    return pack(site, options, spooled);
+  } finally {
+    if (options.spools) rmSync(options.spools, { recursive: true, force: true });
+  }
+}
+
+function pack(site: string, options: PackOptions, spooled: Map<string, SpoolEntry>): PackResult {
+  /** Writes a spooled file out where it belongs: it is not in a pack. */
+  const unspool = (path: string) => {
+    mkdirSync(dirname(join(site, path)), { recursive: true });
+    writeFileSync(join(site, path), readSpooled(spooled.get(path)!));
+    spooled.delete(path);
+  };
+  const bytesOf = (path: string) => (spooled.has(path) ? readSpooled(spooled.get(path)!) : readFileSync(join(site, path)));
+  const remove = (path: string) => (spooled.has(path) ? spooled.delete(path) : unlinkSync(join(site, path)));
+  const onDisk = listFiles(site);
+  // A page Astro's own pipeline wrote may be rendered by a page worker too (the same bytes): one copy.
+  for (const f of onDisk) spooled.delete(f.path);
+  const files = [...onDisk, ...[...spooled].map(([path, e]) => ({ path, size: e.size }))];
   const limit = options.maxFileBytes;
   const tooBig = limit ? files.filter((f) => f.size > limit) : [];
   const whole = tooBig.filter((f) => !splittable(f.path));
   if (whole.length) throw new Error(`more bytes than the host takes in one file (${limit}): ${whole.map((f) => `${f.path} (${f.size})`).join(', ')}`);
-  if (files.length <= options.maxFiles && !tooBig.length) return { filesBefore: files.length, files: files.length, packs: 0 };
+  if (files.length <= options.maxFiles && !tooBig.length) {
+    for (const path of [...spooled.keys()]) unspool(path);
+    return { filesBefore: files.length, files: files.length, packs: 0 };
+  }
 
   const out = new JsonWriter(site);
   const partBytes = options.partBytes ?? PART_BYTES;
   const entryPartBytes = options.entryPartBytes ?? ENTRY_PART_BYTES;
   const byEntry = limit ? files.filter((f) => readByEntry(f.path) && f.size > entryPartBytes && f.size <= limit) : [];
   const split: Record<string, SplitFile> = {};
-  for (const f of [...tooBig, ...byEntry]) split[f.path] = splitFile(site, f.path, partBytes, entryPartBytes, out);
+  for (const f of [...tooBig, ...byEntry]) {
+    if (spooled.has(f.path)) unspool(f.path);
+    split[f.path] = splitFile(site, f.path, partBytes, entryPartBytes, out);
+  }
   const parts = Object.values(split).reduce((n, s) => n + s.parts, 0);
   if (files.length <= options.maxFiles) {
+    for (const path of [...spooled.keys()]) unspool(path);
     out.write(PACK_MANIFEST, { groups: {}, loose: [], digest: '', split } satisfies PackManifest);
     const after = files.length - Object.keys(split).length + parts + 1;
     options.log?.(`  split: ${tooBig.length} files larger than ${limit} bytes${byEntry.length ? ` and ${byEntry.length} read by entry` : ''}, now in ${parts} parts`);
@@ -179,7 +209,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
     if (split[f.path]) continue;
     // The function answers every /api path; only the document it serves stays.
     if (f.path.startsWith('api/') && f.path !== OPENAPI_PATH) {
-      unlinkSync(join(site, f.path));
+      remove(f.path);
       apiCopies++;
       continue;
     }
@@ -187,6 +217,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
     if (group === null) {
       // A file larger than a pack stays a file (read as one).
       if (packGroup(f.path) !== null) loose.push(f.path);
+      if (spooled.has(f.path)) unspool(f.path);
       continue;
     }
     const list = groups.get(group) ?? [];
@@ -208,7 +239,7 @@ export function packSite(site: string, options: PackOptions): PackResult {
     const link = links.get(group);
     if (link) {
       link.sources.forEach((source, n) => out.linkFrom(packFile(group, n), source, 0));
-      for (const f of members) unlinkSync(join(site, f.path));
+      for (const f of members) remove(f.path);
       (manifest.frozen ??= {})[group] = link.frozen;
       manifest.groups[group] = link.sources.length;
       linked += link.sources.length;
@@ -222,11 +253,11 @@ export function packSite(site: string, options: PackOptions): PackResult {
     const hashes: string[] = [];
     for (const file of [...assigned.keys()].sort()) {
       const paths = assigned.get(file)!;
-      const bytes = encodePack(paths.map((path) => ({ path, bytes: readFileSync(join(site, path)) })));
+      const bytes = encodePack(paths.map((path) => ({ path, bytes: bytesOf(path) })));
       if (group === 'company') digest.update(bytes);
       if (key) hashes[packNumber(file)] = sha256(bytes);
       out.writeBytes(file, bytes);
-      for (const path of paths) unlinkSync(join(site, path));
+      for (const path of paths) remove(path);
     }
     if (key) (manifest.frozen ??= {})[group] = { key, sha256: hashes };
     manifest.groups[group] = assigned.size;
