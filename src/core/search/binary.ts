@@ -8,8 +8,9 @@
  * request).
  *
  * Layout: the container of `sections.ts` (magic `EVIS`). Sections, in order:
- * keyStart (i32, docs + 1), keyDoc (i32), keyKind (u8), formKey (i32), formExact (u8), gramStart (u32, buckets + 1),
- * gramDocs (i32), the string pool (u8 when every code unit is below 256, else
+ * keyStart (i32, docs + 1), keyDoc (i32), keyKind (u8), formKey (i32), formExact (u8),
+ * gramStart (u32, buckets + 1: each trigram list's byte offset), the trigram lists
+ * (u8, packed: `packGramLists`), the string pool (u8 when every code unit is below 256, else
  * u16: two sections, one of them empty), then the ranges (start, end as u32 pairs)
  * of the slugs, the key texts, the compact and the full folded keys (equal strings
  * share one range of the pool), then the names' initials (`initials.ts`): their
@@ -22,7 +23,7 @@ import { hasMagic, PoolWriter, Sections, writeSections, type FileBytes } from '.
 import { PoolStrings, type Strings } from './strings.ts';
 
 const MAGIC = 'EVIS';
-export const BINARY_VERSION = 2;
+export const BINARY_VERSION = 3;
 const SECTIONS = 15;
 
 /** The bytes of `index` in the binary form (see the module comment). Deterministic. */
@@ -40,7 +41,7 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
     index.formKey,
     index.formExact,
     index.gramStart,
-    index.gramDocs,
+    index.gramBytes,
     ...pool.poolSections(),
     slugs,
     text,
@@ -71,7 +72,7 @@ export function decodeSearchIndex(input: FileBytes): SearchIndex {
   const formKey = file.get(3, Int32Array);
   const formExact = file.get(4, Uint8Array);
   const gramStart = file.get(5, Uint32Array);
-  const gramDocs = file.get(6, Int32Array);
+  const gramBytes = file.get(6, Uint8Array);
   const wide = file.get(8, Uint16Array);
   const pool = wide.length > 0 ? wide : file.get(7, Uint8Array);
   const docs = keyStart.length - 1;
@@ -83,8 +84,8 @@ export function decodeSearchIndex(input: FileBytes): SearchIndex {
     return new PoolStrings(pool, ranges);
   };
   if (docs < 0 || keyStart[docs] !== keys || keyKind.length !== keys || formExact.length !== formKey.length) throw file.error('sections do not fit together');
-  if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramDocs.length) throw file.error('trigram lists do not fit');
+  if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramBytes.length) throw file.error('trigram lists do not fit');
   const initials = { codes: file.get(13, Int32Array), keys: file.get(14, Int32Array) };
   if (initials.codes.length !== initials.keys.length) throw file.error('initials do not fit');
-  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramDocs, initials);
+  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramBytes, initials);
 }

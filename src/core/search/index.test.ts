@@ -242,9 +242,23 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       }
       for (const h of grams) expected.set(h, [...(expected.get(h) ?? []), d]);
     }
+    // each list: its count, then each company's gap from the previous one (from -1), LEB128
     const actual = new Map<number, number[]>();
     for (let h = 0; h + 1 < idx.gramStart.length; h++) {
-      if (idx.gramStart[h + 1]! > idx.gramStart[h]!) actual.set(h, [...idx.gramDocs.slice(idx.gramStart[h]!, idx.gramStart[h + 1]!)]);
+      const values: number[] = [];
+      for (let at = idx.gramStart[h]!; at < idx.gramStart[h + 1]!; ) {
+        let n = 0;
+        for (let shift = 0, more = true; more; shift += 7) {
+          const b = idx.gramBytes[at++]!;
+          n |= (b & 0x7f) << shift;
+          more = b >= 0x80;
+        }
+        values.push(n);
+      }
+      if (values.length === 0) continue;
+      const docs = values.slice(1).map((gap, i, gaps) => gaps.slice(0, i + 1).reduce((a, b) => a + b, -1));
+      expect(docs.length).toBe(values[0]);
+      actual.set(h, docs);
     }
     expect(actual).toEqual(expected);
     expect(actual.size).toBeGreaterThan(50);

@@ -1,6 +1,6 @@
 import type { InitialsTable } from './initials.ts';
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './serialized.ts';
-import { GRAM_BITS } from './grams.ts';
+import { GRAM_BITS, packGramLists } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 import { ArrayStrings, FormStrings, type Strings } from './strings.ts';
 
@@ -29,9 +29,9 @@ export interface SearchIndex {
   readonly formKey: Int32Array;
   /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped. */
   readonly formExact: Uint8Array;
-  /** Trigram bucket -> companies (CSR, each list in company order). */
+  /** Trigram bucket -> companies, each list in company order, packed (`packGramLists`): a bucket's byte offset, and the lists. */
   readonly gramStart: Uint32Array;
-  readonly gramDocs: Int32Array;
+  readonly gramBytes: Uint8Array;
   /** The names' initials (the binary file carries them), or null: worked out per first letter on demand (`initials.ts`). */
   readonly initials: InitialsTable | null;
   /** Per-query work arrays, reset after every query (and the initials, kept). */
@@ -236,13 +236,13 @@ function loadV2(data: SerializedSearchIndex): SearchIndex {
     formExact[i] = e;
     if ((formKey[i] as number) >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
   }
-  const { gramStart, gramDocs } = gramLists(count, keyStart, keyCompact, keyFull);
-  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, formKey, formExact, gramStart, gramDocs);
+  const { start, bytes } = gramLists(count, keyStart, keyCompact, keyFull);
+  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, formKey, formExact, start, bytes);
 }
 
 /**
- * Trigram bucket -> companies, CSR, each list in company order; from the keys' folded
- * forms. One flat loop with the hash of `grams.ts` written out (same buckets as
+ * Trigram bucket -> companies, each list in company order, packed (`packGramLists`);
+ * from the keys' folded forms. One flat loop with the hash of `grams.ts` written out (same buckets as
  * `addGrams`): on a fresh Worker instance this runs before the JIT has warmed up,
  * so calls per trigram cost more than the arithmetic.
  */
@@ -251,7 +251,7 @@ function gramLists(
   keyStart: Int32Array,
   keyCompact: readonly string[],
   keyFull: readonly string[],
-): { gramStart: Uint32Array; gramDocs: Int32Array } {
+): { start: Uint32Array; bytes: Uint8Array } {
   const buckets = 1 << GRAM_BITS;
   const shift = 32 - GRAM_BITS;
   const gramStart = new Uint32Array(buckets + 1);
@@ -313,7 +313,7 @@ function gramLists(
       gramDocs[slot] = d;
     }
   }
-  return { gramStart, gramDocs };
+  return packGramLists(gramStart, gramDocs);
 }
 
 /** The index from its parts; the string lists are wrapped here (see `strings.ts`). */
@@ -328,7 +328,7 @@ export function finish(
   formKey: Int32Array,
   formExact: Uint8Array,
   gramStart: Uint32Array,
-  gramDocs: Int32Array,
+  gramBytes: Uint8Array,
   initials: InitialsTable | null = null,
 ): SearchIndex {
   const strings = (s: Strings | readonly string[]): Strings => (Array.isArray(s) ? new ArrayStrings(s) : (s as Strings));
@@ -347,7 +347,7 @@ export function finish(
     formKey,
     formExact,
     gramStart,
-    gramDocs,
+    gramBytes,
     initials,
     scratch: {
       docScore: new Float64Array(count),
@@ -408,6 +408,6 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
   b.keyText.length = keys;
   b.keyCompact.length = keys;
   b.keyFull.length = keys;
-  const { gramStart, gramDocs } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
-  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, formKey, formExact, gramStart, gramDocs);
+  const { start, bytes } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
+  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, formKey, formExact, start, bytes);
 }

@@ -1,7 +1,7 @@
 import { respellings } from './abbreviations.ts';
 import { alignBits, newAlignment, type Alignment } from './distance.ts';
 import { acronymKey } from './initials.ts';
-import { addGrams, newGramSet } from './grams.ts';
+import { addGrams, gramListLength, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 import { lowerBound, type Strings } from './strings.ts';
@@ -371,10 +371,6 @@ function keyScore(compact: string, full: string, nested: boolean, key: string, k
 let countStart = new Int32Array(128);
 let atLeast = new Int32Array(128);
 
-function postingLength(gramStart: Uint32Array, h: number): number {
-  return (gramStart[h + 1] as number) - (gramStart[h] as number);
-}
-
 function fuzzy(
   index: SearchIndex,
   compact: string,
@@ -383,12 +379,13 @@ function fuzzy(
   offer: Offer,
   floor: number,
 ): void {
-  const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
+  const { gramStart, gramBytes, keyStart, keyCompact, keyFull } = index;
   const { gramCount, touched, byCount } = index.scratch;
   newGramSet(queryGrams);
   addGrams(compact, queryGrams);
   // rare trigrams first; very common ones (`ing`, `ion`) are skipped once enough rare ones count
-  queryGrams.sort((a, b) => postingLength(gramStart, a) - postingLength(gramStart, b) || a - b);
+  const lengthOf = (h: number): number => gramListLength(gramStart, gramBytes, h);
+  queryGrams.sort((a, b) => lengthOf(a) - lengthOf(b) || a - b);
   const common = Math.max(COMMON_GRAM_MIN, index.slugs.length / COMMON_GRAM_SHARE);
   // atLeast[c]: companies sharing c trigrams or more with the query
   if (atLeast.length < queryGrams.length + 2) {
@@ -399,13 +396,23 @@ function fuzzy(
   let used = 0;
   let touchedCount = 0;
   for (const h of queryGrams) {
-    const length = postingLength(gramStart, h);
+    const length = lengthOf(h);
     if (length === 0) continue;
     if (used >= MIN_GRAMS && length > common) break;
     used++;
     const end = gramStart[h + 1] as number;
-    for (let i = gramStart[h] as number; i < end; i++) {
-      const d = gramDocs[i] as number;
+    // the list's companies, each a gap from the previous one (LEB128), after the list's count
+    let i = gramStart[h] as number;
+    while ((gramBytes[i] as number) >= 0x80) i++;
+    i++;
+    for (let d = -1; i < end; ) {
+      let b = gramBytes[i++] as number;
+      let gap = b & 0x7f;
+      for (let shift = 7; b >= 0x80; shift += 7) {
+        b = gramBytes[i++] as number;
+        gap |= (b & 0x7f) << shift;
+      }
+      d += gap;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
       atLeast[c] = (atLeast[c] as number) + 1;
