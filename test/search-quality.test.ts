@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { generateNamedRegistry, INDUSTRY_WORDS } from './lib/search-names.ts';
 import { QUERY_KINDS, WORD_KINDS, generateQueries, type LabelledQuery, type RegistryCompany } from './lib/search-queries.ts';
 import { generateRegistry, slugify } from '../scripts/lib/registry-gen.ts';
-import { buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
+import { buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, findCompanies, type SearchIndex } from '../src/core/search/index.ts';
 import { initialsOf } from '../src/core/search/words.ts';
 
 const rows = Papa.parse<Record<string, string>>(readFileSync(resolve(import.meta.dirname, '../data/companies.csv'), 'utf8'), {
@@ -30,7 +30,7 @@ const registry: RegistryCompany[] = rows.map((r) => ({
     .filter((a) => a.length > 0),
 }));
 const index = loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(registry))));
-const first = (q: string) => searchCompanies(index, q)[0]?.slug;
+const first = (q: string) => findCompanies(index, q)[0]?.slug;
 
 /** Top-1 and top-5 of the labelled queries on `index`, per kind; the misses printed. */
 function score(index: SearchIndex, queries: readonly LabelledQuery[], label: string): { byKind: Map<string, [number, number]>; top1: number; top5: number } {
@@ -39,7 +39,7 @@ function score(index: SearchIndex, queries: readonly LabelledQuery[], label: str
   const byKind = new Map<string, [number, number]>();
   const failures: string[] = [];
   for (const q of queries) {
-    const slugs = searchCompanies(index, q.query, { limit: 5 }).map((h) => h.slug);
+    const slugs = findCompanies(index, q.query, { limit: 5 }).map((h) => h.slug);
     const k = byKind.get(q.kind) ?? [0, 0];
     byKind.set(q.kind, [k[0] + (slugs[0] === q.expected ? 1 : 0), k[1] + 1]);
     if (slugs[0] === q.expected) top1++;
@@ -84,7 +84,7 @@ describe('search quality on generated employer names (a word left out, abbreviat
     const misses: string[] = [];
     for (const c of named) {
       for (const q of [c.name, ...c.aliases]) {
-        const got = searchCompanies(namedIndex, q)[0]?.slug;
+        const got = findCompanies(namedIndex, q)[0]?.slug;
         if (got !== c.slug) misses.push(`${q} -> ${got} (want ${c.slug})`);
       }
     }
@@ -101,7 +101,7 @@ describe('search quality on generated employer names (a word left out, abbreviat
   });
 
   it('says how a word-level hit matched, less sure when several companies hold every word', () => {
-    const on = (q: string) => searchCompanies(namedIndex, q, { limit: 5 });
+    const on = (q: string) => findCompanies(namedIndex, q, { limit: 5 });
     const queries = generateQueries(named, { seed: 7, perKind: 40 });
     const leftOut = queries.filter((q) => q.kind === 'word-left-out');
     // a name holding every word, or (the last words left out) the start of the name
@@ -165,10 +165,10 @@ describe('binary search index', () => {
     const odd = (slug: string) => slug.length % 2 === 1;
     let compared = 0;
     for (const [i, q] of queries.entries()) {
-      const want = searchCompanies(json, q, { limit: 20 });
-      expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
-      if (i % 4 === 0) expect(searchCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(searchCompanies(json, q, { limit: 5, filter: odd }));
-      if (i % 16 === 0) expect(searchCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
+      const want = findCompanies(json, q, { limit: 20 });
+      expect(findCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+      if (i % 4 === 0) expect(findCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(findCompanies(json, q, { limit: 5, filter: odd }));
+      if (i % 16 === 0) expect(findCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
       compared++;
     }
     expect(compared).toBeGreaterThan(2500);
@@ -186,8 +186,8 @@ describe('binary search index', () => {
     for (const c of companies) {
       const initials = initialsOf(c.name);
       for (const q of [initials, initials.toUpperCase().split('').join('.')]) {
-        const want = searchCompanies(json, q, { limit: 20 });
-        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+        const want = findCompanies(json, q, { limit: 20 });
+        expect(findCompanies(binary, q, { limit: 20 }), q).toEqual(want);
         if (want[0]?.matchedOn === 'acronym') acronyms++;
       }
     }

@@ -12,27 +12,55 @@
  * gramStart (u32, buckets + 1: each trigram list's byte offset), the trigram lists
  * (u8, packed: `packGramLists`), the string pool (u8 when every code unit is below 256, else
  * u16: two sections, one of them empty), then the ranges (start, end as u32 pairs)
- * of the slugs, the key texts, the compact and the full folded keys (equal strings
- * share one range of the pool), then the names' initials (`initials.ts`): their
- * codes (i32, sorted) and keys (i32, -1: several companies).
+ * of the slugs, of each key's folded words joined by a blank (its full form once the
+ * blanks are dropped) and of each key's compact form (a run of those words, blanks
+ * dropped too; equal strings share one range of the pool), then the names' initials
+ * (`initials.ts`): their codes (i32, sorted) and keys (i32, -1: several companies).
+ * The keys' original texts are left out: the API, which reads this file, answers
+ * without them (`findCompanies`), and a fresh Worker reads the whole file.
  */
 import { GRAM_BITS } from './grams.ts';
 import { initialsTable } from './initials.ts';
-import { finish, type SearchIndex } from './load.ts';
+import { finish, wordsOfKey, type SearchIndex } from './load.ts';
+import { stripLegal } from './normalize.ts';
 import { hasMagic, PoolWriter, Sections, writeSections, type FileBytes } from './sections.ts';
-import { PoolStrings, type Strings } from './strings.ts';
+import { JoinedStrings, PoolStrings, type Strings } from './strings.ts';
 
 const MAGIC = 'EVIS';
 export const BINARY_VERSION = 3;
-const SECTIONS = 15;
+const SECTIONS = 14;
 
-/** The bytes of `index` in the binary form (see the module comment). Deterministic. */
+/** The bytes of `index` (one made from registry rows: with its key texts) in the binary form (see the module comment). Deterministic. */
 export function encodeSearchIndex(index: SearchIndex): Uint8Array {
+  const keyText = index.keyText;
+  if (keyText === null) throw new Error('encodeSearchIndex: the index has no key texts');
   const pool = new PoolWriter();
   const slugs = pool.ranges(index.slugs);
-  const text = pool.ranges(index.keyText);
-  const compact = pool.ranges(index.keyCompact);
-  const full = pool.ranges(index.keyFull);
+  const keys = index.keyDoc.length;
+  const words = new Uint32Array(2 * keys);
+  const compact = new Uint32Array(2 * keys);
+  for (let k = 0; k < keys; k++) {
+    const full = index.keyFull.get(k);
+    let list = wordsOfKey(index.keyKind[k] as number, keyText.get(k));
+    if (list.join('') !== full) list = [full];
+    const spaced = list.join(' ');
+    const at = pool.add(spaced);
+    words[2 * k] = at;
+    words[2 * k + 1] = at + spaced.length;
+    // the compact form is the words left once the legal form is dropped (at most a leading `the` before them)
+    const kept = stripLegal(list);
+    const form = index.keyCompact.get(k);
+    const skip = kept.length === list.length ? 0 : list.findIndex((_, i) => list.slice(i, i + kept.length).join(' ') === kept.join(' '));
+    if (kept.join('') === form && skip >= 0) {
+      const from = at + (skip === 0 ? 0 : list.slice(0, skip).join(' ').length + 1);
+      compact[2 * k] = from;
+      compact[2 * k + 1] = from + kept.join(' ').length;
+    } else {
+      const own = pool.add(form);
+      compact[2 * k] = own;
+      compact[2 * k + 1] = own + form.length;
+    }
+  }
   const initials = initialsTable(index);
   return writeSections(MAGIC, BINARY_VERSION, [
     index.keyStart,
@@ -44,9 +72,8 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
     index.gramBytes,
     ...pool.poolSections(),
     slugs,
-    text,
+    words,
     compact,
-    full,
     initials.codes,
     initials.keys,
   ]);
@@ -59,8 +86,9 @@ export function isBinarySearchIndex(bytes: Uint8Array): boolean {
 
 /**
  * The queryable index over the bytes of `search-index.bin`, whole or in the chunks it
- * was cut into, read in place (the bytes must not change afterwards). Checks the header
- * and that the sections fit together; throws otherwise.
+ * was cut into, read in place (the bytes must not change afterwards); without the keys'
+ * texts (query it with `findCompanies`). Checks the header and that the sections fit
+ * together; throws otherwise.
  * @example
  * const index = decodeSearchIndex(new Uint8Array(await (await fetch(url)).arrayBuffer()));
  */
@@ -85,7 +113,8 @@ export function decodeSearchIndex(input: FileBytes): SearchIndex {
   };
   if (docs < 0 || keyStart[docs] !== keys || keyKind.length !== keys || formExact.length !== formKey.length) throw file.error('sections do not fit together');
   if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramBytes.length) throw file.error('trigram lists do not fit');
-  const initials = { codes: file.get(13, Int32Array), keys: file.get(14, Int32Array) };
+  const initials = { codes: file.get(12, Int32Array), keys: file.get(13, Int32Array) };
   if (initials.codes.length !== initials.keys.length) throw file.error('initials do not fit');
-  return finish(strings(9, docs), keyStart, keyDoc, keyKind, strings(10, keys), strings(11, keys), strings(12, keys), formKey, formExact, gramStart, gramBytes, initials);
+  const words = strings(10, keys);
+  return finish(strings(9, docs), keyStart, keyDoc, keyKind, null, new JoinedStrings(strings(11, keys)), new JoinedStrings(words), formKey, formExact, gramStart, gramBytes, initials, words);
 }

@@ -18,8 +18,10 @@ export interface SearchIndex {
   readonly keyStart: Int32Array;
   readonly keyDoc: Int32Array;
   readonly keyKind: Uint8Array;
-  /** Original text, reported as `matched`. */
-  readonly keyText: Strings;
+  /** Original text, reported as `matched`; `null` in the binary form (the API reports no `matched`: `findCompanies`). */
+  readonly keyText: Strings | null;
+  /** Each key's folded words joined by a blank (the binary form's, for matching words); `null`: folded from {@link SearchIndex.keyText}. */
+  readonly keyWords: Strings | null;
   /** Folded, no blanks, legal suffix dropped. */
   readonly keyCompact: Strings;
   /** Folded, no blanks, suffix kept. */
@@ -168,6 +170,8 @@ function isV2(data: SerializedSearchIndex): boolean {
  * Characters stand for small numbers (`'0'` + n) so the file stays plain JSON.
  */
 export function serializeIndex(rows: string[][], index: SearchIndex): SerializedSearchIndex {
+  const keyText = index.keyText;
+  if (keyText === null) throw new Error('serializeIndex: the index has no key texts');
   let keys = '';
   let keyCounts = '';
   for (let doc = 0; doc < rows.length; doc++) {
@@ -180,7 +184,7 @@ export function serializeIndex(rows: string[][], index: SearchIndex): Serialized
       const kind = index.keyKind[k] as number;
       let pos = KIND_POSITION[kind] as number;
       if (kind === Kind.Alias) {
-        while (row[alias] !== index.keyText.get(k)) alias++;
+        while (row[alias] !== keyText.get(k)) alias++;
         pos = alias;
       }
       keys += String.fromCharCode(48 + pos);
@@ -322,7 +326,7 @@ export function finish(
   keyStart: Int32Array,
   keyDoc: Int32Array,
   keyKind: Uint8Array,
-  keyText: Strings | readonly string[],
+  keyText: Strings | readonly string[] | null,
   keyCompact: Strings | readonly string[],
   keyFull: Strings | readonly string[],
   formKey: Int32Array,
@@ -330,6 +334,7 @@ export function finish(
   gramStart: Uint32Array,
   gramBytes: Uint8Array,
   initials: InitialsTable | null = null,
+  keyWords: Strings | null = null,
 ): SearchIndex {
   const strings = (s: Strings | readonly string[]): Strings => (Array.isArray(s) ? new ArrayStrings(s) : (s as Strings));
   const full = strings(keyFull);
@@ -340,7 +345,8 @@ export function finish(
     keyStart,
     keyDoc,
     keyKind,
-    keyText: strings(keyText),
+    keyText: keyText === null ? null : strings(keyText),
+    keyWords,
     keyCompact: compact,
     keyFull: full,
     forms: new FormStrings(formKey, formExact, full, compact),
@@ -363,6 +369,15 @@ export function finish(
   };
 }
 
+/**
+ * The folded words of a key of this kind and text; run together, they are its full form.
+ * A website is looked up by its host's first label (a query `kestrelaero.example` too).
+ */
+export function wordsOfKey(kind: number, text: string): string[] {
+  if (kind === Kind.Slug) return text.split('-');
+  return foldWords(kind === Kind.Domain ? domainLabel(text) : text);
+}
+
 /** Folds every key of registry rows (`[slug, name, website, ...aliases]`) and sorts the forms. */
 export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
   const count = rows.length;
@@ -380,11 +395,10 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
     slugs[doc] = slug;
     keyStart[doc] = b.keys;
     b.startDoc(doc);
-    b.addKey(Kind.Name, name, foldWords(name));
-    for (let i = 3; i < row.length; i++) b.addKey(Kind.Alias, row[i] as string, foldWords(row[i] as string));
-    b.addKey(Kind.Slug, slug, slug.split('-'));
-    // the host's first label; a query `kestrelaero.example` is looked up by its label too
-    if (website) b.addKey(Kind.Domain, website, foldWords(domainLabel(website)));
+    b.addKey(Kind.Name, name, wordsOfKey(Kind.Name, name));
+    for (let i = 3; i < row.length; i++) b.addKey(Kind.Alias, row[i] as string, wordsOfKey(Kind.Alias, row[i] as string));
+    b.addKey(Kind.Slug, slug, wordsOfKey(Kind.Slug, slug));
+    if (website) b.addKey(Kind.Domain, website, wordsOfKey(Kind.Domain, website));
   }
   keyStart[count] = b.keys;
 

@@ -106,11 +106,33 @@ type Offer = (key: number, score: number, how: number) => void;
  * a careers URL) ignored. An exact (folded) name or alias match always ranks
  * first; equal scores go to the better key kind (name, alias, slug, domain), then
  * to the smaller slug.
+ * Needs the keys' texts (`matched`): an index loaded from JSON, not the binary form.
  * @example
  * searchCompanies(index, 'kestrel aero', { limit: 3, filter: (slug) => inUs.has(slug) });
  * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 }, ...]
  */
 export function searchCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): SearchHit[] {
+  const keyText = index.keyText;
+  if (keyText === null) throw new Error('searchCompanies: this index has no key texts (the binary form): use findCompanies');
+  return rank(index, query, opts).map((h) => ({ slug: h.slug, score: h.score, matched: keyText.get(h.key), matchedOn: h.matchedOn, confidence: h.confidence }));
+}
+
+/** A hit of {@link findCompanies}: a {@link SearchHit} without the text it matched. */
+export type FoundCompany = Omit<SearchHit, 'matched'>;
+
+/**
+ * {@link searchCompanies}' hits without `matched`, from any index: the binary form
+ * carries no key texts (what the API queries, whose answers do not report them).
+ * @example
+ * findCompanies(index, 'kestrel aero', { limit: 1 });
+ * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matchedOn: 'alias', confidence: 0.99 }]
+ */
+export function findCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): FoundCompany[] {
+  return rank(index, query, opts).map((h) => ({ slug: h.slug, score: h.score, matchedOn: h.matchedOn, confidence: h.confidence }));
+}
+
+/** The hits of a query, each with the key it matched. */
+function rank(index: SearchIndex, query: string, opts: SearchOptions): (FoundCompany & { key: number })[] {
   const asked = Math.floor(opts.limit ?? DEFAULT_LIMIT);
   const limit = Number.isNaN(asked) ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.max(1, asked));
   const text = query.slice(0, MAX_QUERY);
@@ -218,9 +240,9 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       if (how === How.Words) confidence = Math.min(confidence, WORDS_CONFIDENCE / holders);
       else if (how === How.Acronym) confidence = Math.min(confidence, ACRONYM_CONFIDENCE);
       return {
+        key: s.docKey[h.doc] as number,
         slug: index.slugs.get(h.doc),
         score: h.score,
-        matched: index.keyText.get(s.docKey[h.doc] as number),
         matchedOn: MATCHED_ON[how] as MatchedOn,
         confidence: Math.round(confidence * 1e4) / 1e4,
       };
@@ -492,7 +514,7 @@ function sweep(index: SearchIndex, compact: string, offer: Offer): void {
  */
 function wordsBand(index: SearchIndex, wanted: readonly string[]): number {
   const s = index.scratch;
-  const { keyStart, keyKind, keyText, keyFull } = index;
+  const { keyStart, keyKind, keyText, keyWords, keyFull } = index;
   const sieve = wordSieve(wanted);
   const lists: string[][] = [];
   const listKey: number[] = [];
@@ -504,7 +526,8 @@ function wordsBand(index: SearchIndex, wanted: readonly string[]): number {
     for (let k = keyStart[doc] as number; k < end; k++) {
       const kind = keyKind[k] as number;
       if ((kind !== Kind.Name && kind !== Kind.Alias) || !mayHold(sieve, keyFull.get(k))) continue;
-      lists.push(foldWords(keyText.get(k)));
+      // the words a name or alias was folded into: kept apart in the binary form, else folded again
+      lists.push(keyWords ? keyWords.get(k).split(' ') : foldWords((keyText as Strings).get(k)));
       listKey.push(k);
     }
   }

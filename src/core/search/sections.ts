@@ -215,16 +215,22 @@ export class PoolWriter {
     const out = new Uint32Array(2 * strings.length);
     for (let i = 0; i < strings.length; i++) {
       const s = strings.get(i);
-      let start = this.#at.get(s);
-      if (start === undefined) {
-        start = this.#units.length;
-        this.#at.set(s, start);
-        for (let c = 0; c < s.length; c++) this.#units.push(s.charCodeAt(c));
-      }
+      const start = this.add(s);
       out[2 * i] = start;
       out[2 * i + 1] = start + s.length;
     }
     return out;
+  }
+
+  /** Where `s` starts in the pool (added unless an equal string is there). */
+  add(s: string): number {
+    let start = this.#at.get(s);
+    if (start === undefined) {
+      start = this.#units.length;
+      this.#at.set(s, start);
+      for (let c = 0; c < s.length; c++) this.#units.push(s.charCodeAt(c));
+    }
+    return start;
   }
 
   /** The pool: one byte per code unit when every one is below 256 (Latin-1), else two. */

@@ -110,3 +110,31 @@ export class FormStrings implements Strings {
     return this.#formExact[i] === 1 ? this.#full.get(key) : this.#compact.get(key);
   }
 }
+
+/**
+ * Strings read from others with their blanks dropped: the binary index keeps each key's
+ * folded words joined by a blank (word matching needs them apart), and its folded forms
+ * are those words run together. Each string is made on its first read and kept.
+ */
+export class JoinedStrings implements Strings {
+  readonly #spaced: Strings;
+  readonly #joined = new Map<number, string>();
+
+  constructor(spaced: Strings) {
+    this.#spaced = spaced;
+  }
+
+  get length(): number {
+    return this.#spaced.length;
+  }
+
+  get(i: number): string {
+    let s = this.#joined.get(i);
+    if (s === undefined) {
+      s = this.#spaced.get(i);
+      if (s.includes(' ')) s = s.split(' ').join('');
+      this.#joined.set(i, s);
+    }
+    return s;
+  }
+}
