@@ -11,20 +11,20 @@
  * keyStart (i32, docs + 1), keyDoc (i32), keyKind (u8), formKey (i32), formExact (u8),
  * gramStart (u32, buckets + 1: each trigram list's byte offset), the trigram lists
  * (u8, packed: `packGramLists`), the string pool (u8 when every code unit is below 256, else
- * u16: two sections, one of them empty), then the ranges (start, end as u32 pairs)
- * of the slugs, of each key's folded words joined by a blank (its full form once the
- * blanks are dropped) and of each key's compact form (a run of those words, blanks
- * dropped too; equal strings share one range of the pool), then the names' initials
- * (`initials.ts`): their codes (i32, sorted) and keys (i32, -1: several companies).
- * The keys' original texts are left out: the API, which reads this file, answers
- * without them (`findCompanies`), and a fresh Worker reads the whole file.
+ * u16: two sections, one of them empty), the slugs laid end to end in it (u32, docs + 1:
+ * where each starts, then the end), each key's folded words joined by a blank, end to end
+ * after the slugs (u32, keys + 1: its full form once the blanks are dropped), the words
+ * each key's compact form leaves out (u8 pairs: at the start, at the end), then the
+ * names' initials (`initials.ts`): their codes (i32, sorted) and keys (i32, -1: several
+ * companies). The keys' original texts are left out: the API, which reads this file,
+ * answers without them (`findCompanies`), and a fresh Worker reads the whole file.
  */
 import { GRAM_BITS } from './grams.ts';
 import { initialsTable } from './initials.ts';
 import { finish, wordsOfKey, type SearchIndex } from './load.ts';
-import { stripLegal } from './normalize.ts';
+import { legalSpan } from './normalize.ts';
 import { hasMagic, PoolWriter, Sections, writeSections, type FileBytes } from './sections.ts';
-import { JoinedStrings, PoolStrings, type Strings } from './strings.ts';
+import { CutStrings, JoinedStrings, PoolStrings } from './strings.ts';
 
 const MAGIC = 'EVIS';
 export const BINARY_VERSION = 3;
@@ -34,33 +34,23 @@ const SECTIONS = 14;
 export function encodeSearchIndex(index: SearchIndex): Uint8Array {
   const keyText = index.keyText;
   if (keyText === null) throw new Error('encodeSearchIndex: the index has no key texts');
-  const pool = new PoolWriter();
-  const slugs = pool.ranges(index.slugs);
   const keys = index.keyDoc.length;
-  const words = new Uint32Array(2 * keys);
-  const compact = new Uint32Array(2 * keys);
+  const spaced = new Array<string>(keys);
+  const cut = new Uint8Array(2 * keys);
   for (let k = 0; k < keys; k++) {
-    const full = index.keyFull.get(k);
-    let list = wordsOfKey(index.keyKind[k] as number, keyText.get(k));
-    if (list.join('') !== full) list = [full];
-    const spaced = list.join(' ');
-    const at = pool.add(spaced);
-    words[2 * k] = at;
-    words[2 * k + 1] = at + spaced.length;
-    // the compact form is the words left once the legal form is dropped (at most a leading `the` before them)
-    const kept = stripLegal(list);
-    const form = index.keyCompact.get(k);
-    const skip = kept.length === list.length ? 0 : list.findIndex((_, i) => list.slice(i, i + kept.length).join(' ') === kept.join(' '));
-    if (kept.join('') === form && skip >= 0) {
-      const from = at + (skip === 0 ? 0 : list.slice(0, skip).join(' ').length + 1);
-      compact[2 * k] = from;
-      compact[2 * k + 1] = from + kept.join(' ').length;
-    } else {
-      const own = pool.add(form);
-      compact[2 * k] = own;
-      compact[2 * k + 1] = own + form.length;
+    const words = wordsOfKey(index.keyKind[k] as number, keyText.get(k));
+    const [start, end] = legalSpan(words);
+    // the loader made both forms from these words: a mismatch is a bug, not data
+    if (words.join('') !== index.keyFull.get(k) || words.slice(start, end).join('') !== index.keyCompact.get(k) || start > 255 || words.length - end > 255) {
+      throw new Error(`encodeSearchIndex: the forms of key ${k} are not its words`);
     }
+    spaced[k] = words.join(' ');
+    cut[2 * k] = start;
+    cut[2 * k + 1] = words.length - end;
   }
+  const pool = new PoolWriter();
+  const slugs = pool.ends(index.slugs);
+  const words = pool.ends({ length: keys, get: (k) => spaced[k] as string });
   const initials = initialsTable(index);
   return writeSections(MAGIC, BINARY_VERSION, [
     index.keyStart,
@@ -73,7 +63,7 @@ export function encodeSearchIndex(index: SearchIndex): Uint8Array {
     ...pool.poolSections(),
     slugs,
     words,
-    compact,
+    cut,
     initials.codes,
     initials.keys,
   ]);
@@ -103,18 +93,18 @@ export function decodeSearchIndex(input: FileBytes): SearchIndex {
   const gramBytes = file.get(6, Uint8Array);
   const wide = file.get(8, Uint16Array);
   const pool = wide.length > 0 ? wide : file.get(7, Uint8Array);
+  const slugEnds = file.get(9, Uint32Array);
+  const wordEnds = file.get(10, Uint32Array);
+  const cut = file.get(11, Uint8Array);
   const docs = keyStart.length - 1;
   const keys = keyDoc.length;
-  const strings = (i: number, n: number): Strings => {
-    const ranges = file.get(i, Uint32Array);
-    if (ranges.length !== 2 * n) throw file.error(`section ${i} has ${ranges.length / 2} strings, expected ${n}`);
-    // not checked one by one (a loop over every string at load): a range past the pool reads short
-    return new PoolStrings(pool, ranges);
-  };
   if (docs < 0 || keyStart[docs] !== keys || keyKind.length !== keys || formExact.length !== formKey.length) throw file.error('sections do not fit together');
+  // the ends are not checked one by one (a loop over every string at load): an end past the pool reads short
+  if (slugEnds.length !== docs + 1 || wordEnds.length !== keys + 1 || cut.length !== 2 * keys) throw file.error('strings do not fit the keys');
   if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramBytes.length) throw file.error('trigram lists do not fit');
   const initials = { codes: file.get(12, Int32Array), keys: file.get(13, Int32Array) };
   if (initials.codes.length !== initials.keys.length) throw file.error('initials do not fit');
-  const words = strings(10, keys);
-  return finish(strings(9, docs), keyStart, keyDoc, keyKind, null, new JoinedStrings(strings(11, keys)), new JoinedStrings(words), formKey, formExact, gramStart, gramBytes, initials, words);
+  const words = new PoolStrings(pool, wordEnds, 1);
+  const full = new JoinedStrings(words);
+  return finish(new PoolStrings(pool, slugEnds, 1), keyStart, keyDoc, keyKind, null, new CutStrings(words, full, cut), full, formKey, formExact, gramStart, gramBytes, initials, words);
 }

@@ -215,22 +215,31 @@ export class PoolWriter {
     const out = new Uint32Array(2 * strings.length);
     for (let i = 0; i < strings.length; i++) {
       const s = strings.get(i);
-      const start = this.add(s);
+      let start = this.#at.get(s);
+      if (start === undefined) {
+        start = this.#units.length;
+        this.#at.set(s, start);
+        for (let c = 0; c < s.length; c++) this.#units.push(s.charCodeAt(c));
+      }
       out[2 * i] = start;
       out[2 * i + 1] = start + s.length;
     }
     return out;
   }
 
-  /** Where `s` starts in the pool (added unless an equal string is there). */
-  add(s: string): number {
-    let start = this.#at.get(s);
-    if (start === undefined) {
-      start = this.#units.length;
-      this.#at.set(s, start);
+  /**
+   * Strings laid end to end, none shared: where each starts, then where the last ends
+   * (read back with `PoolStrings`' stride 1); half the bytes of ranges.
+   */
+  ends(strings: { readonly length: number; get(i: number): string }): Uint32Array {
+    const out = new Uint32Array(strings.length + 1);
+    out[0] = this.#units.length;
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings.get(i);
       for (let c = 0; c < s.length; c++) this.#units.push(s.charCodeAt(c));
+      out[i + 1] = this.#units.length;
     }
-    return start;
+    return out;
   }
 
   /** The pool: one byte per code unit when every one is below 256 (Latin-1), else two. */

@@ -45,29 +45,33 @@ export class ArrayStrings implements Strings {
 
 /**
  * Strings as ranges of one pool of UTF-16 code units (string `i` is
- * `pool[ranges[2i]]`..`pool[ranges[2i + 1]]`), each decoded on its first read and
+ * `pool[ranges[2i]]`..`pool[ranges[2i + 1]]`; with `stride` 1, strings laid end to end,
+ * `pool[ranges[i]]`..`pool[ranges[i + 1]]`), each decoded on its first read and
  * kept: a query reads a few hundred of them.
  */
 export class PoolStrings implements Strings {
   readonly #pool: Uint16Array | Uint8Array;
   readonly #ranges: Uint32Array;
+  readonly #stride: 1 | 2;
   /** A map, not an array of every index: a query decodes a few hundred of tens of thousands. */
   readonly #decoded = new Map<number, string>();
 
   /** `pool`: the code units, one byte each where all are below 256. */
-  constructor(pool: Uint16Array | Uint8Array, ranges: Uint32Array) {
+  constructor(pool: Uint16Array | Uint8Array, ranges: Uint32Array, stride: 1 | 2 = 2) {
     this.#pool = pool;
     this.#ranges = ranges;
+    this.#stride = stride;
   }
 
   get length(): number {
-    return this.#ranges.length >>> 1;
+    return this.#stride === 2 ? this.#ranges.length >>> 1 : Math.max(0, this.#ranges.length - 1);
   }
 
   get(i: number): string {
     let s = this.#decoded.get(i);
     if (s === undefined) {
-      s = decodeUnits(this.#pool, this.#ranges[2 * i] as number, this.#ranges[2 * i + 1] as number);
+      const at = this.#stride * i;
+      s = decodeUnits(this.#pool, this.#ranges[at] as number, this.#ranges[at + 1] as number);
       this.#decoded.set(i, s);
     }
     return s;
@@ -134,6 +138,41 @@ export class JoinedStrings implements Strings {
       s = this.#spaced.get(i);
       if (s.includes(' ')) s = s.split(' ').join('');
       this.#joined.set(i, s);
+    }
+    return s;
+  }
+}
+
+/**
+ * Each key's compact form in the binary index: its folded words (blank-joined in
+ * `words`) less `cut[2i]` of them at the start and `cut[2i + 1]` at the end (a leading
+ * `the`, the legal form), run together; the full form itself when nothing is cut.
+ */
+export class CutStrings implements Strings {
+  readonly #words: Strings;
+  readonly #full: Strings;
+  readonly #cut: Uint8Array;
+  readonly #cutForms = new Map<number, string>();
+
+  constructor(words: Strings, full: Strings, cut: Uint8Array) {
+    this.#words = words;
+    this.#full = full;
+    this.#cut = cut;
+  }
+
+  get length(): number {
+    return this.#words.length;
+  }
+
+  get(i: number): string {
+    const head = this.#cut[2 * i] as number;
+    const tail = this.#cut[2 * i + 1] as number;
+    if (head === 0 && tail === 0) return this.#full.get(i);
+    let s = this.#cutForms.get(i);
+    if (s === undefined) {
+      const list = this.#words.get(i).split(' ');
+      s = list.slice(head, list.length - tail).join('');
+      this.#cutForms.set(i, s);
     }
     return s;
   }
