@@ -24,7 +24,7 @@ import { initialsTable } from './initials.ts';
 import { finish, wordsOfKey, type SearchIndex } from './load.ts';
 import { legalSpan } from './normalize.ts';
 import { hasMagic, PoolWriter, Sections, writeSections, type FileBytes } from './sections.ts';
-import { CutStrings, JoinedStrings, PoolStrings } from './strings.ts';
+import { CutStrings, PoolStrings } from './strings.ts';
 
 const MAGIC = 'EVIS';
 export const BINARY_VERSION = 3;
@@ -104,7 +104,7 @@ export function decodeSearchIndex(input: FileBytes): SearchIndex {
   if (gramStart.length !== (1 << GRAM_BITS) + 1 || gramStart[gramStart.length - 1] !== gramBytes.length) throw file.error('trigram lists do not fit');
   const initials = { codes: file.get(12, Int32Array), keys: file.get(13, Int32Array) };
   if (initials.codes.length !== initials.keys.length) throw file.error('initials do not fit');
-  const words = new PoolStrings(pool, wordEnds, 1);
-  const full = new JoinedStrings(words);
-  return finish(new PoolStrings(pool, slugEnds, 1), keyStart, keyDoc, keyKind, null, new CutStrings(words, full, cut), full, formKey, formExact, gramStart, gramBytes, initials, words);
+  const full = new PoolStrings(pool, wordEnds, 1, true);
+  const compact = new CutStrings(pool, wordEnds, cut, full);
+  return finish(new PoolStrings(pool, slugEnds, 1), keyStart, keyDoc, keyKind, null, compact, full, formKey, formExact, gramStart, gramBytes, initials, new PoolStrings(pool, wordEnds, 1));
 }

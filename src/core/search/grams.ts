@@ -91,11 +91,14 @@ export function packGramLists(listStart: Uint32Array, listDocs: Int32Array): { s
 export function gramListLength(start: Uint32Array, bytes: Uint8Array, h: number): number {
   let at = start[h] as number;
   if (at === start[h + 1]) return 0;
-  let b = bytes[at++] as number;
-  let n = b & 0x7f;
-  for (let shift = 7; b >= 0x80; shift += 7) {
+  // a loop that runs at least once (see the query's decoding of the lists)
+  let n = 0;
+  let shift = 0;
+  let b: number;
+  do {
     b = bytes[at++] as number;
     n |= (b & 0x7f) << shift;
-  }
+    shift += 7;
+  } while (b >= 0x80);
   return n;
 }

@@ -423,17 +423,20 @@ function fuzzy(
     if (used >= MIN_GRAMS && length > common) break;
     used++;
     const end = gramStart[h + 1] as number;
-    // the list's companies, each a gap from the previous one (LEB128), after the list's count
+    // the list's companies, each a gap from the previous one (LEB128), after the list's count.
+    // Loops that run at least once: code that V8 optimised over small lists (the priming's,
+    // all one-byte) would otherwise meet untried operations and fall back to the interpreter.
     let i = gramStart[h] as number;
-    while ((gramBytes[i] as number) >= 0x80) i++;
-    i++;
+    while ((gramBytes[i++] as number) >= 0x80);
     for (let d = -1; i < end; ) {
-      let b = gramBytes[i++] as number;
-      let gap = b & 0x7f;
-      for (let shift = 7; b >= 0x80; shift += 7) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
         b = gramBytes[i++] as number;
         gap |= (b & 0x7f) << shift;
-      }
+        shift += 7;
+      } while (b >= 0x80);
       d += gap;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
