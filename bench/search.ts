@@ -133,7 +133,7 @@ function coldLoad(file: string, engine = '../src/core/search/index.ts', binary =
 function coldLoadOnce(file: string, engine: string, binary: boolean, primed: boolean): { parse: number; load: number; firstQuery: number; heap: number } {
   const script = `
     import { readFileSync } from 'node:fs';
-    const { loadSearchIndex, decodeSearchIndex, searchCompanies } = await import(${JSON.stringify(new URL(engine, import.meta.url).href)});
+    const { loadSearchIndex, decodeSearchIndex, findCompanies } = await import(${JSON.stringify(new URL(engine, import.meta.url).href)});
     ${primed ? `(await import(${JSON.stringify(new URL('../src/core/search/prime.ts', import.meta.url).href)})).primeSearch();` : ''}
     const text = readFileSync(${JSON.stringify(file)}, ${binary ? 'null' : "'utf8'"});
     globalThis.gc();
@@ -146,7 +146,7 @@ function coldLoadOnce(file: string, engine: string, binary: boolean, primed: boo
     const index = ${binary ? 'decodeSearchIndex(data)' : 'loadSearchIndex(data)'};
     const load = cpu() - t;
     t = cpu();
-    searchCompanies(index, 'kestrel aerospace');
+    findCompanies(index, 'kestrel aerospace');
     const firstQuery = cpu() - t;
     globalThis.gc();
     const heap = process.memoryUsage().heapUsed - heap0;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { generateNamedRegistry } from './lib/search-names.ts';
 import { generateQueries, readRegistry } from './lib/search-queries.ts';
 import { generateRegistry } from '../scripts/lib/registry-gen.ts';
-import { buildSearchFiles, decodeSearchIndex, loadSearchIndex, searchCompanies } from '../src/core/search/index.ts';
+import { buildSearchFiles, decodeSearchIndex, loadSearchIndex, findCompanies } from '../src/core/search/index.ts';
 import { initialsOf } from '../src/core/search/words.ts';
 
 const registry = readRegistry(resolve(import.meta.dirname, '../data/companies.csv'));
@@ -43,10 +43,10 @@ describe('binary search index', () => {
     const odd = (slug: string) => slug.length % 2 === 1;
     let compared = 0;
     for (const [i, q] of queries.entries()) {
-      const want = searchCompanies(json, q, { limit: 20 });
-      expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
-      if (i % 4 === 0) expect(searchCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(searchCompanies(json, q, { limit: 5, filter: odd }));
-      if (i % 16 === 0) expect(searchCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
+      const want = findCompanies(json, q, { limit: 20 });
+      expect(findCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+      if (i % 4 === 0) expect(findCompanies(binary, q, { limit: 5, filter: odd }), q).toEqual(findCompanies(json, q, { limit: 5, filter: odd }));
+      if (i % 16 === 0) expect(findCompanies(unaligned, q, { limit: 20 }), q).toEqual(want);
       compared++;
     }
     expect(compared).toBeGreaterThan(2500);
@@ -64,8 +64,8 @@ describe('binary search index', () => {
     for (const c of companies) {
       const initials = initialsOf(c.name);
       for (const q of [initials, initials.toUpperCase().split('').join('.')]) {
-        const want = searchCompanies(json, q, { limit: 20 });
-        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(want);
+        const want = findCompanies(json, q, { limit: 20 });
+        expect(findCompanies(binary, q, { limit: 20 }), q).toEqual(want);
         if (want[0]?.matchedOn === 'acronym') acronyms++;
       }
     }

@@ -10,12 +10,12 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateNamedRegistry, INDUSTRY_WORDS } from './lib/search-names.ts';
 import { QUERY_KINDS, WORD_KINDS, generateQueries, readRegistry, type LabelledQuery } from './lib/search-queries.ts';
-import { buildSearchFiles, decodeSearchIndex, searchCompanies, type SearchIndex } from '../src/core/search/index.ts';
+import { buildSearchFiles, decodeSearchIndex, findCompanies, type SearchIndex } from '../src/core/search/index.ts';
 
 const registry = readRegistry(resolve(import.meta.dirname, '../data/companies.csv'));
 // the binary index, as the API queries it (the pages' JSON form answers the same: test/search-encodings.test.ts)
 const index = decodeSearchIndex(buildSearchFiles(registry).binary);
-const first = (q: string) => searchCompanies(index, q)[0]?.slug;
+const first = (q: string) => findCompanies(index, q)[0]?.slug;
 
 /** Top-1 and top-5 of the labelled queries on `index`, per kind; the misses printed. */
 function score(index: SearchIndex, queries: readonly LabelledQuery[], label: string): { byKind: Map<string, [number, number]>; top1: number; top5: number } {
@@ -24,7 +24,7 @@ function score(index: SearchIndex, queries: readonly LabelledQuery[], label: str
   const byKind = new Map<string, [number, number]>();
   const failures: string[] = [];
   for (const q of queries) {
-    const slugs = searchCompanies(index, q.query, { limit: 5 }).map((h) => h.slug);
+    const slugs = findCompanies(index, q.query, { limit: 5 }).map((h) => h.slug);
     const k = byKind.get(q.kind) ?? [0, 0];
     byKind.set(q.kind, [k[0] + (slugs[0] === q.expected ? 1 : 0), k[1] + 1]);
     if (slugs[0] === q.expected) top1++;
@@ -69,7 +69,7 @@ describe('search quality on generated employer names (a word left out, abbreviat
     const misses: string[] = [];
     for (const c of named) {
       for (const q of [c.name, ...c.aliases]) {
-        const got = searchCompanies(namedIndex, q)[0]?.slug;
+        const got = findCompanies(namedIndex, q)[0]?.slug;
         if (got !== c.slug) misses.push(`${q} -> ${got} (want ${c.slug})`);
       }
     }
@@ -86,7 +86,7 @@ describe('search quality on generated employer names (a word left out, abbreviat
   });
 
   it('says how a word-level hit matched, less sure when several companies hold every word', () => {
-    const on = (q: string) => searchCompanies(namedIndex, q, { limit: 5 });
+    const on = (q: string) => findCompanies(namedIndex, q, { limit: 5 });
     const queries = generateQueries(named, { seed: 7, perKind: 40 });
     const leftOut = queries.filter((q) => q.kind === 'word-left-out');
     // a name holding every word, or (the last words left out) the start of the name

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { DEFAULT_COUNTRY, LIMITS } from '../core/policy.ts';
 import type { CompanyProfile, SearchResponse } from '../core/schemas/responses.ts';
-import { searchCompanies } from '../core/search/index.ts';
+import { findCompanies } from '../core/search/index.ts';
 import { foldKey, MONTH_RE, SLUG_RE } from '../core/text.ts';
 import { OVERALL, OVERALL_LABEL, viewPaths } from '../core/views/layout.ts';
 import type { BoardView, CompanyView, CountryRef, IndustryRef, MetaView } from '../core/views/layout.ts';
@@ -104,9 +104,10 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
       const canon = { below: '/search', query: { q: params.q, country: country?.code, limit: params.limit === LIMITS.search.default ? undefined : params.limit } };
       return cachedFor(c, `search|${month}|${params.limit}|${country?.code ?? ''}|${params.q}`, canon, async () => {
         const [index, rankings] = await Promise.all([views.searchIndex(), month === cat.meta.month ? views.searchRankings() : views.pastSearchRankings(month)]);
-        const hits = searchCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
-        // With a country: is there a better match elsewhere? (the best hit among all ranked companies)
-        const elsewhere = country ? (searchCompanies(index, params.q, { limit: 1, filter: searchFilter(rankings, null) })[0] ?? null) : null;
+        const hits = findCompanies(index, params.q, { limit: params.limit, filter: searchFilter(rankings, country) });
+        // With a country: is there a better match elsewhere? (the best hit among all ranked companies;
+        // none when the first hit scores 1, the most there is: the answer names only a higher one)
+        const elsewhere = country && (hits[0]?.score ?? 0) < 1 ? (findCompanies(index, params.q, { limit: 1, filter: searchFilter(rankings, null) })[0] ?? null) : null;
         await rankings.prepare([...hits, ...(elsewhere ? [elsewhere] : [])].map((hit) => hit.slug));
         return searchBody(cat.meta, params.q, hits, rankings, country, elsewhere);
       });
@@ -250,7 +251,7 @@ export function createApp(store: ViewStore, options: AppOptions = {}): Hono {
     const words = slug.replace(/[^a-z0-9]+/gi, ' ').trim();
     if (words === '') return [];
     const index = await views.searchIndex();
-    return searchCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: MAX_SUGGESTIONS }).map((hit) => hit.slug);
+    return findCompanies(index, words.slice(0, LIMITS.searchQuery), { limit: MAX_SUGGESTIONS }).map((hit) => hit.slug);
   }
 
   async function requireBoard(cat: Catalog, month: string, country: CountryRef, industry: IndustryRef): Promise<BoardView | BoardRows> {

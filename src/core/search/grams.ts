@@ -45,3 +45,60 @@ function add(h: number, out: number[]): void {
   stamps[h] = mark;
   out.push(h);
 }
+
+/**
+ * The trigram lists packed as the index keeps them: per bucket, its company count
+ * then each company as its gap from the previous one (the first from -1), all LEB128
+ * varints, and each bucket's byte offset (`start`, buckets + 1). Lists are in company
+ * order, so most gaps take a byte or two where a plain list takes four per company:
+ * the lists are the index's largest part, which a fresh Worker reads whole.
+ * @example const { start, bytes } = packGramLists(gramStart, gramDocs);
+ */
+export function packGramLists(listStart: Uint32Array, listDocs: Int32Array): { start: Uint32Array; bytes: Uint8Array } {
+  const buckets = listStart.length - 1;
+  const start = new Uint32Array(buckets + 1);
+  const varintBytes = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+  let size = 0;
+  for (let h = 0; h < buckets; h++) {
+    start[h] = size;
+    const from = listStart[h] as number;
+    const to = listStart[h + 1] as number;
+    if (to === from) continue;
+    size += varintBytes(to - from);
+    for (let i = from, prev = -1; i < to; prev = listDocs[i] as number, i++) size += varintBytes((listDocs[i] as number) - prev);
+  }
+  start[buckets] = size;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  const put = (n: number): void => {
+    while (n >= 0x80) {
+      bytes[at++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    bytes[at++] = n;
+  };
+  for (let h = 0; h < buckets; h++) {
+    const from = listStart[h] as number;
+    const to = listStart[h + 1] as number;
+    if (to === from) continue;
+    put(to - from);
+    for (let i = from, prev = -1; i < to; prev = listDocs[i] as number, i++) put((listDocs[i] as number) - prev);
+  }
+  return { start, bytes };
+}
+
+/** How many companies bucket `h` of packed lists ({@link packGramLists}) holds. */
+export function gramListLength(start: Uint32Array, bytes: Uint8Array, h: number): number {
+  let at = start[h] as number;
+  if (at === start[h + 1]) return 0;
+  // a loop that runs at least once (see the query's decoding of the lists)
+  let n = 0;
+  let shift = 0;
+  let b: number;
+  do {
+    b = bytes[at++] as number;
+    n |= (b & 0x7f) << shift;
+    shift += 7;
+  } while (b >= 0x80);
+  return n;
+}

@@ -3,7 +3,7 @@ import type { SearchDoc } from '../views/layout.ts';
 import { addGrams, newGramSet } from './grams.ts';
 import { partEnds } from './sections.ts';
 import type { Strings } from './strings.ts';
-import { betterOutside, buildSearchFiles, buildSearchIndex, decodeSearchIndex, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
+import { betterOutside, buildSearchFiles, buildSearchIndex, decodeSearchIndex, findCompanies, loadSearchIndex, searchCompanies, type SearchIndex } from './index.ts';
 
 const DOCS: SearchDoc[] = [
   { slug: 'kestrel-aerospace-group', name: 'Kestrel Aerospace Group', aliases: ['Kestrel Aero', 'KAG', 'Kestrel Defense Systems'], website: 'kestrelaero.example' },
@@ -242,9 +242,23 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       }
       for (const h of grams) expected.set(h, [...(expected.get(h) ?? []), d]);
     }
+    // each list: its count, then each company's gap from the previous one (from -1), LEB128
     const actual = new Map<number, number[]>();
     for (let h = 0; h + 1 < idx.gramStart.length; h++) {
-      if (idx.gramStart[h + 1]! > idx.gramStart[h]!) actual.set(h, [...idx.gramDocs.slice(idx.gramStart[h]!, idx.gramStart[h + 1]!)]);
+      const values: number[] = [];
+      for (let at = idx.gramStart[h]!; at < idx.gramStart[h + 1]!; ) {
+        let n = 0;
+        for (let shift = 0, more = true; more; shift += 7) {
+          const b = idx.gramBytes[at++]!;
+          n |= (b & 0x7f) << shift;
+          more = b >= 0x80;
+        }
+        values.push(n);
+      }
+      if (values.length === 0) continue;
+      const docs = values.slice(1).map((gap, i, gaps) => gaps.slice(0, i + 1).reduce((a, b) => a + b, -1));
+      expect(docs.length).toBe(values[0]);
+      actual.set(h, docs);
     }
     expect(actual).toEqual(expected);
     expect(actual.size).toBeGreaterThan(50);
@@ -256,13 +270,14 @@ describe('buildSearchIndex / loadSearchIndex', () => {
       const files = buildSearchFiles(docs);
       const json = loadSearchIndex(JSON.parse(JSON.stringify(files.json)));
       const binary = decodeSearchIndex(files.binary);
-      expect(listOf(binary.keyText)).toEqual(listOf(json.keyText));
+      expect(listOf(binary.keyCompact)).toEqual(listOf(json.keyCompact));
+      expect(listOf(binary.keyFull)).toEqual(listOf(json.keyFull));
       expect(listOf(binary.forms)).toEqual(listOf(json.forms));
       for (const q of ['kestrel', 'Ωmega', '東京', 'омега', 'lodz', 'works orbital', 'soc gen']) {
-        expect(searchCompanies(binary, q, { limit: 20 }), q).toEqual(searchCompanies(json, q, { limit: 20 }));
+        expect(findCompanies(binary, q, { limit: 20 }), q).toEqual(findCompanies(json, q, { limit: 20 }));
       }
     }
-    expect(searchCompanies(decodeSearchIndex(buildSearchFiles(wide).binary), 'Омега')[0]?.slug).toBe('tokyo-omega');
+    expect(findCompanies(decodeSearchIndex(buildSearchFiles(wide).binary), 'Омега')[0]?.slug).toBe('tokyo-omega');
   });
 
   it('binary form: the same answers read from the parts a file is cut into, between sections or anywhere', () => {
@@ -272,12 +287,12 @@ describe('buildSearchIndex / loadSearchIndex', () => {
     const third = Math.floor(bytes.byteLength / 3);
     for (const parts of [cut(partEnds(bytes, 256)), cut([third, 2 * third + 1, bytes.byteLength]), cut([bytes.byteLength])]) {
       const index = decodeSearchIndex(parts);
-      for (const q of ['kestrel', 'works orbital', 'soc gen', 'kestral aero']) expect(searchCompanies(index, q, { limit: 20 }), q).toEqual(searchCompanies(whole, q, { limit: 20 }));
+      for (const q of ['kestrel', 'works orbital', 'soc gen', 'kestral aero']) expect(findCompanies(index, q, { limit: 20 }), q).toEqual(findCompanies(whole, q, { limit: 20 }));
     }
   });
 
   it('loads an empty registry', () => {
-    expect(searchCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
-    expect(searchCompanies(decodeSearchIndex(buildSearchFiles([]).binary), 'kestrel')).toEqual([]);
+    expect(findCompanies(loadSearchIndex(buildSearchIndex([])), 'kestrel')).toEqual([]);
+    expect(findCompanies(decodeSearchIndex(buildSearchFiles([]).binary), 'kestrel')).toEqual([]);
   });
 });

@@ -15,4 +15,4 @@
 export { buildSearchFiles, buildSearchIndex, type SearchFiles, type SerializedSearchIndex, type SerializedSearchIndexV1 } from './build.ts';
 export { decodeSearchIndex, encodeSearchIndex, isBinarySearchIndex } from './binary.ts';
 export { loadSearchIndex, type SearchIndex } from './load.ts';
-export { betterOutside, searchCompanies, type MatchedOn, type SearchHit, type SearchOptions } from './query.ts';
+export { betterOutside, findCompanies, searchCompanies, type FoundCompany, type MatchedOn, type SearchHit, type SearchOptions } from './query.ts';

@@ -91,6 +91,8 @@ export function initialsTable(index: SearchIndex): InitialsTable {
 function initialsStarting(index: SearchIndex, first: string): Map<string, number> {
   const { forms, formKey, keyKind, keyText, keyDoc } = index;
   const names = new Map<string, number>();
+  // the binary form, without texts, carries the table
+  if (keyText === null) return names;
   const end = lowerBound(forms, String.fromCharCode(first.charCodeAt(0) + 1));
   let previous = -1;
   for (let i = lowerBound(forms, first); i < end; i++) {

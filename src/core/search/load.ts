@@ -1,6 +1,6 @@
 import type { InitialsTable } from './initials.ts';
 import type { SerializedSearchIndex, SerializedSearchIndexV1 } from './serialized.ts';
-import { GRAM_BITS } from './grams.ts';
+import { GRAM_BITS, packGramLists } from './grams.ts';
 import { domainLabel, foldWords, stripLegal } from './normalize.ts';
 import { ArrayStrings, FormStrings, type Strings } from './strings.ts';
 
@@ -18,8 +18,10 @@ export interface SearchIndex {
   readonly keyStart: Int32Array;
   readonly keyDoc: Int32Array;
   readonly keyKind: Uint8Array;
-  /** Original text, reported as `matched`. */
-  readonly keyText: Strings;
+  /** Original text, reported as `matched`; `null` in the binary form (the API reports no `matched`: `findCompanies`). */
+  readonly keyText: Strings | null;
+  /** Each key's folded words joined by a blank (the binary form's, for matching words); `null`: folded from {@link SearchIndex.keyText}. */
+  readonly keyWords: Strings | null;
   /** Folded, no blanks, legal suffix dropped. */
   readonly keyCompact: Strings;
   /** Folded, no blanks, suffix kept. */
@@ -29,9 +31,9 @@ export interface SearchIndex {
   readonly formKey: Int32Array;
   /** 1 when the form is the whole key (an exact match), 0 when suffix-stripped. */
   readonly formExact: Uint8Array;
-  /** Trigram bucket -> companies (CSR, each list in company order). */
+  /** Trigram bucket -> companies, each list in company order, packed (`packGramLists`): a bucket's byte offset, and the lists. */
   readonly gramStart: Uint32Array;
-  readonly gramDocs: Int32Array;
+  readonly gramBytes: Uint8Array;
   /** The names' initials (the binary file carries them), or null: worked out per first letter on demand (`initials.ts`). */
   readonly initials: InitialsTable | null;
   /** Per-query work arrays, reset after every query (and the initials, kept). */
@@ -168,6 +170,8 @@ function isV2(data: SerializedSearchIndex): boolean {
  * Characters stand for small numbers (`'0'` + n) so the file stays plain JSON.
  */
 export function serializeIndex(rows: string[][], index: SearchIndex): SerializedSearchIndex {
+  const keyText = index.keyText;
+  if (keyText === null) throw new Error('serializeIndex: the index has no key texts');
   let keys = '';
   let keyCounts = '';
   for (let doc = 0; doc < rows.length; doc++) {
@@ -180,7 +184,7 @@ export function serializeIndex(rows: string[][], index: SearchIndex): Serialized
       const kind = index.keyKind[k] as number;
       let pos = KIND_POSITION[kind] as number;
       if (kind === Kind.Alias) {
-        while (row[alias] !== index.keyText.get(k)) alias++;
+        while (row[alias] !== keyText.get(k)) alias++;
         pos = alias;
       }
       keys += String.fromCharCode(48 + pos);
@@ -236,13 +240,13 @@ function loadV2(data: SerializedSearchIndex): SearchIndex {
     formExact[i] = e;
     if ((formKey[i] as number) >= keyTotal || e > 1) throw new Error('loadSearchIndex: v2 form out of range');
   }
-  const { gramStart, gramDocs } = gramLists(count, keyStart, keyCompact, keyFull);
-  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, formKey, formExact, gramStart, gramDocs);
+  const { start, bytes } = gramLists(count, keyStart, keyCompact, keyFull);
+  return finish(slugs, keyStart, keyDoc, keyKind, keyText, keyCompact, keyFull, formKey, formExact, start, bytes);
 }
 
 /**
- * Trigram bucket -> companies, CSR, each list in company order; from the keys' folded
- * forms. One flat loop with the hash of `grams.ts` written out (same buckets as
+ * Trigram bucket -> companies, each list in company order, packed (`packGramLists`);
+ * from the keys' folded forms. One flat loop with the hash of `grams.ts` written out (same buckets as
  * `addGrams`): on a fresh Worker instance this runs before the JIT has warmed up,
  * so calls per trigram cost more than the arithmetic.
  */
@@ -251,7 +255,7 @@ function gramLists(
   keyStart: Int32Array,
   keyCompact: readonly string[],
   keyFull: readonly string[],
-): { gramStart: Uint32Array; gramDocs: Int32Array } {
+): { start: Uint32Array; bytes: Uint8Array } {
   const buckets = 1 << GRAM_BITS;
   const shift = 32 - GRAM_BITS;
   const gramStart = new Uint32Array(buckets + 1);
@@ -313,7 +317,7 @@ function gramLists(
       gramDocs[slot] = d;
     }
   }
-  return { gramStart, gramDocs };
+  return packGramLists(gramStart, gramDocs);
 }
 
 /** The index from its parts; the string lists are wrapped here (see `strings.ts`). */
@@ -322,14 +326,15 @@ export function finish(
   keyStart: Int32Array,
   keyDoc: Int32Array,
   keyKind: Uint8Array,
-  keyText: Strings | readonly string[],
+  keyText: Strings | readonly string[] | null,
   keyCompact: Strings | readonly string[],
   keyFull: Strings | readonly string[],
   formKey: Int32Array,
   formExact: Uint8Array,
   gramStart: Uint32Array,
-  gramDocs: Int32Array,
+  gramBytes: Uint8Array,
   initials: InitialsTable | null = null,
+  keyWords: Strings | null = null,
 ): SearchIndex {
   const strings = (s: Strings | readonly string[]): Strings => (Array.isArray(s) ? new ArrayStrings(s) : (s as Strings));
   const full = strings(keyFull);
@@ -340,14 +345,15 @@ export function finish(
     keyStart,
     keyDoc,
     keyKind,
-    keyText: strings(keyText),
+    keyText: keyText === null ? null : strings(keyText),
+    keyWords,
     keyCompact: compact,
     keyFull: full,
     forms: new FormStrings(formKey, formExact, full, compact),
     formKey,
     formExact,
     gramStart,
-    gramDocs,
+    gramBytes,
     initials,
     scratch: {
       docScore: new Float64Array(count),
@@ -361,6 +367,15 @@ export function finish(
       initials: new Map(),
     },
   };
+}
+
+/**
+ * The folded words of a key of this kind and text; run together, they are its full form.
+ * A website is looked up by its host's first label (a query `kestrelaero.example` too).
+ */
+export function wordsOfKey(kind: number, text: string): string[] {
+  if (kind === Kind.Slug) return text.split('-');
+  return foldWords(kind === Kind.Domain ? domainLabel(text) : text);
 }
 
 /** Folds every key of registry rows (`[slug, name, website, ...aliases]`) and sorts the forms. */
@@ -380,11 +395,10 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
     slugs[doc] = slug;
     keyStart[doc] = b.keys;
     b.startDoc(doc);
-    b.addKey(Kind.Name, name, foldWords(name));
-    for (let i = 3; i < row.length; i++) b.addKey(Kind.Alias, row[i] as string, foldWords(row[i] as string));
-    b.addKey(Kind.Slug, slug, slug.split('-'));
-    // the host's first label; a query `kestrelaero.example` is looked up by its label too
-    if (website) b.addKey(Kind.Domain, website, foldWords(domainLabel(website)));
+    b.addKey(Kind.Name, name, wordsOfKey(Kind.Name, name));
+    for (let i = 3; i < row.length; i++) b.addKey(Kind.Alias, row[i] as string, wordsOfKey(Kind.Alias, row[i] as string));
+    b.addKey(Kind.Slug, slug, wordsOfKey(Kind.Slug, slug));
+    if (website) b.addKey(Kind.Domain, website, wordsOfKey(Kind.Domain, website));
   }
   keyStart[count] = b.keys;
 
@@ -408,6 +422,6 @@ export function loadRows(rows: readonly (readonly string[])[]): SearchIndex {
   b.keyText.length = keys;
   b.keyCompact.length = keys;
   b.keyFull.length = keys;
-  const { gramStart, gramDocs } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
-  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, formKey, formExact, gramStart, gramDocs);
+  const { start, bytes } = gramLists(count, keyStart, b.keyCompact, b.keyFull);
+  return finish(slugs, keyStart, b.keyDoc.slice(0, keys), b.keyKind.slice(0, keys), b.keyText, b.keyCompact, b.keyFull, formKey, formExact, start, bytes);
 }

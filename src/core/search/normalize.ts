@@ -107,10 +107,15 @@ function isDigit(c: string): boolean {
  * @example stripLegal(['smith', 'and', 'co']) // ['smith']
  */
 export function stripLegal(words: readonly string[]): readonly string[] {
+  const [start, end] = legalSpan(words);
+  return start === 0 && end === words.length ? words : words.slice(start, end);
+}
+
+/** Where the words {@link stripLegal} keeps start and end in `words`. */
+export function legalSpan(words: readonly string[]): [number, number] {
   let end = words.length;
   while (end > 1 && (LEGAL.has(words[end - 1] as string) || words[end - 1] === 'and')) end--;
-  const start = end > 1 && words[0] === 'the' ? 1 : 0;
-  return start === 0 && end === words.length ? words : words.slice(start, end);
+  return [end > 1 && words[0] === 'the' ? 1 : 0, end];
 }
 
 /**

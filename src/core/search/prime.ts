@@ -9,7 +9,7 @@
  */
 import { decodeSearchIndex } from './binary.ts';
 import { buildSearchFiles } from './build.ts';
-import { searchCompanies } from './query.ts';
+import { findCompanies } from './query.ts';
 import { BinarySearchRankings, encodeSearchRankings, type SearchRankingsEntry } from './rankings.ts';
 
 /** Syllables and words of the synthetic companies: names of the lengths and letters of real ones. */
@@ -53,8 +53,8 @@ export function primeSearch(rounds = PRIME_ROUNDS): number {
   let hits = 0;
   for (let round = 0; round < rounds; round++) {
     for (const q of queries) {
-      for (const hit of searchCompanies(index, q, { limit: 5 })) hits += hit.slug.length;
-      for (const hit of searchCompanies(index, q, { limit: 1, filter: filters[round & 1] })) hits += rankings.company(hit.slug)?.company.length ?? 0;
+      for (const hit of findCompanies(index, q, { limit: 5 })) hits += hit.slug.length;
+      for (const hit of findCompanies(index, q, { limit: 1, filter: filters[round & 1] })) hits += rankings.company(hit.slug)?.company.length ?? 0;
     }
   }
   return hits;

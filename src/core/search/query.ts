@@ -1,7 +1,7 @@
 import { respellings } from './abbreviations.ts';
 import { alignBits, newAlignment, type Alignment } from './distance.ts';
 import { acronymKey } from './initials.ts';
-import { addGrams, newGramSet } from './grams.ts';
+import { addGrams, gramListLength, newGramSet } from './grams.ts';
 import { Kind, type SearchIndex } from './load.ts';
 import { foldWords, isNoise, splitHosts, stripLegal, stripNoise } from './normalize.ts';
 import { lowerBound, type Strings } from './strings.ts';
@@ -106,11 +106,33 @@ type Offer = (key: number, score: number, how: number) => void;
  * a careers URL) ignored. An exact (folded) name or alias match always ranks
  * first; equal scores go to the better key kind (name, alias, slug, domain), then
  * to the smaller slug.
+ * Needs the keys' texts (`matched`): an index loaded from JSON, not the binary form.
  * @example
  * searchCompanies(index, 'kestrel aero', { limit: 3, filter: (slug) => inUs.has(slug) });
  * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matched: 'Kestrel Aero', matchedOn: 'alias', confidence: 0.99 }, ...]
  */
 export function searchCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): SearchHit[] {
+  const keyText = index.keyText;
+  if (keyText === null) throw new Error('searchCompanies: this index has no key texts (the binary form): use findCompanies');
+  return rank(index, query, opts).map((h) => ({ slug: h.slug, score: h.score, matched: keyText.get(h.key), matchedOn: h.matchedOn, confidence: h.confidence }));
+}
+
+/** A hit of {@link findCompanies}: a {@link SearchHit} without the text it matched. */
+export type FoundCompany = Omit<SearchHit, 'matched'>;
+
+/**
+ * {@link searchCompanies}' hits without `matched`, from any index: the binary form
+ * carries no key texts (what the API queries, whose answers do not report them).
+ * @example
+ * findCompanies(index, 'kestrel aero', { limit: 1 });
+ * // [{ slug: 'kestrel-aerospace-group', score: 0.99, matchedOn: 'alias', confidence: 0.99 }]
+ */
+export function findCompanies(index: SearchIndex, query: string, opts: SearchOptions = {}): FoundCompany[] {
+  return rank(index, query, opts).map((h) => ({ slug: h.slug, score: h.score, matchedOn: h.matchedOn, confidence: h.confidence }));
+}
+
+/** The hits of a query, each with the key it matched. */
+function rank(index: SearchIndex, query: string, opts: SearchOptions): (FoundCompany & { key: number })[] {
   const asked = Math.floor(opts.limit ?? DEFAULT_LIMIT);
   const limit = Number.isNaN(asked) ? DEFAULT_LIMIT : Math.min(MAX_LIMIT, Math.max(1, asked));
   const text = query.slice(0, MAX_QUERY);
@@ -218,9 +240,9 @@ export function searchCompanies(index: SearchIndex, query: string, opts: SearchO
       if (how === How.Words) confidence = Math.min(confidence, WORDS_CONFIDENCE / holders);
       else if (how === How.Acronym) confidence = Math.min(confidence, ACRONYM_CONFIDENCE);
       return {
+        key: s.docKey[h.doc] as number,
         slug: index.slugs.get(h.doc),
         score: h.score,
-        matched: index.keyText.get(s.docKey[h.doc] as number),
         matchedOn: MATCHED_ON[how] as MatchedOn,
         confidence: Math.round(confidence * 1e4) / 1e4,
       };
@@ -371,10 +393,6 @@ function keyScore(compact: string, full: string, nested: boolean, key: string, k
 let countStart = new Int32Array(128);
 let atLeast = new Int32Array(128);
 
-function postingLength(gramStart: Uint32Array, h: number): number {
-  return (gramStart[h + 1] as number) - (gramStart[h] as number);
-}
-
 function fuzzy(
   index: SearchIndex,
   compact: string,
@@ -383,12 +401,13 @@ function fuzzy(
   offer: Offer,
   floor: number,
 ): void {
-  const { gramStart, gramDocs, keyStart, keyCompact, keyFull } = index;
+  const { gramStart, gramBytes, keyStart, keyCompact, keyFull } = index;
   const { gramCount, touched, byCount } = index.scratch;
   newGramSet(queryGrams);
   addGrams(compact, queryGrams);
   // rare trigrams first; very common ones (`ing`, `ion`) are skipped once enough rare ones count
-  queryGrams.sort((a, b) => postingLength(gramStart, a) - postingLength(gramStart, b) || a - b);
+  const lengthOf = (h: number): number => gramListLength(gramStart, gramBytes, h);
+  queryGrams.sort((a, b) => lengthOf(a) - lengthOf(b) || a - b);
   const common = Math.max(COMMON_GRAM_MIN, index.slugs.length / COMMON_GRAM_SHARE);
   // atLeast[c]: companies sharing c trigrams or more with the query
   if (atLeast.length < queryGrams.length + 2) {
@@ -399,13 +418,26 @@ function fuzzy(
   let used = 0;
   let touchedCount = 0;
   for (const h of queryGrams) {
-    const length = postingLength(gramStart, h);
+    const length = lengthOf(h);
     if (length === 0) continue;
     if (used >= MIN_GRAMS && length > common) break;
     used++;
     const end = gramStart[h + 1] as number;
-    for (let i = gramStart[h] as number; i < end; i++) {
-      const d = gramDocs[i] as number;
+    // the list's companies, each a gap from the previous one (LEB128), after the list's count.
+    // Loops that run at least once: code that V8 optimised over small lists (the priming's,
+    // all one-byte) would otherwise meet untried operations and fall back to the interpreter.
+    let i = gramStart[h] as number;
+    while ((gramBytes[i++] as number) >= 0x80);
+    for (let d = -1; i < end; ) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = gramBytes[i++] as number;
+        gap |= (b & 0x7f) << shift;
+        shift += 7;
+      } while (b >= 0x80);
+      d += gap;
       const c = (gramCount[d] as number) + 1;
       gramCount[d] = c;
       atLeast[c] = (atLeast[c] as number) + 1;
@@ -485,7 +517,7 @@ function sweep(index: SearchIndex, compact: string, offer: Offer): void {
  */
 function wordsBand(index: SearchIndex, wanted: readonly string[]): number {
   const s = index.scratch;
-  const { keyStart, keyKind, keyText, keyFull } = index;
+  const { keyStart, keyKind, keyText, keyWords, keyFull } = index;
   const sieve = wordSieve(wanted);
   const lists: string[][] = [];
   const listKey: number[] = [];
@@ -497,7 +529,8 @@ function wordsBand(index: SearchIndex, wanted: readonly string[]): number {
     for (let k = keyStart[doc] as number; k < end; k++) {
       const kind = keyKind[k] as number;
       if ((kind !== Kind.Name && kind !== Kind.Alias) || !mayHold(sieve, keyFull.get(k))) continue;
-      lists.push(foldWords(keyText.get(k)));
+      // the words a name or alias was folded into: kept apart in the binary form, else folded again
+      lists.push(keyWords ? keyWords.get(k).split(' ') : foldWords((keyText as Strings).get(k)));
       listKey.push(k);
     }
   }

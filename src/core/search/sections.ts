@@ -227,6 +227,21 @@ export class PoolWriter {
     return out;
   }
 
+  /**
+   * Strings laid end to end, none shared: where each starts, then where the last ends
+   * (read back with `PoolStrings`' stride 1); half the bytes of ranges.
+   */
+  ends(strings: { readonly length: number; get(i: number): string }): Uint32Array {
+    const out = new Uint32Array(strings.length + 1);
+    out[0] = this.#units.length;
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings.get(i);
+      for (let c = 0; c < s.length; c++) this.#units.push(s.charCodeAt(c));
+      out[i + 1] = this.#units.length;
+    }
+    return out;
+  }
+
   /** The pool: one byte per code unit when every one is below 256 (Latin-1), else two. */
   pool(): Uint8Array | Uint16Array {
     return this.#units.every((u) => u < 256) ? Uint8Array.from(this.#units) : Uint16Array.from(this.#units);

@@ -45,29 +45,36 @@ export class ArrayStrings implements Strings {
 
 /**
  * Strings as ranges of one pool of UTF-16 code units (string `i` is
- * `pool[ranges[2i]]`..`pool[ranges[2i + 1]]`), each decoded on its first read and
- * kept: a query reads a few hundred of them.
+ * `pool[ranges[2i]]`..`pool[ranges[2i + 1]]`; with `stride` 1, strings laid end to end,
+ * `pool[ranges[i]]`..`pool[ranges[i + 1]]`), each decoded on its first read and
+ * kept: a query reads a few hundred of them. With `joined`, each string's blanks are left
+ * out (the binary index keeps a key's words apart, and its full form is them run together).
  */
 export class PoolStrings implements Strings {
   readonly #pool: Uint16Array | Uint8Array;
   readonly #ranges: Uint32Array;
+  readonly #stride: 1 | 2;
+  readonly #joined: boolean;
   /** A map, not an array of every index: a query decodes a few hundred of tens of thousands. */
   readonly #decoded = new Map<number, string>();
 
   /** `pool`: the code units, one byte each where all are below 256. */
-  constructor(pool: Uint16Array | Uint8Array, ranges: Uint32Array) {
+  constructor(pool: Uint16Array | Uint8Array, ranges: Uint32Array, stride: 1 | 2 = 2, joined = false) {
     this.#pool = pool;
     this.#ranges = ranges;
+    this.#stride = stride;
+    this.#joined = joined;
   }
 
   get length(): number {
-    return this.#ranges.length >>> 1;
+    return this.#stride === 2 ? this.#ranges.length >>> 1 : Math.max(0, this.#ranges.length - 1);
   }
 
   get(i: number): string {
     let s = this.#decoded.get(i);
     if (s === undefined) {
-      s = decodeUnits(this.#pool, this.#ranges[2 * i] as number, this.#ranges[2 * i + 1] as number);
+      const at = this.#stride * i;
+      s = (this.#joined ? decodeJoined : decodeUnits)(this.#pool, this.#ranges[at] as number, this.#ranges[at + 1] as number);
       this.#decoded.set(i, s);
     }
     return s;
@@ -76,6 +83,18 @@ export class PoolStrings implements Strings {
 
 /** Characters per `String.fromCharCode` call (its arguments go on the stack). */
 const CHUNK = 4096;
+
+const BLANK = 32;
+
+/** Code units `start`..`end` of `pool` as a string, the blanks left out. */
+function decodeJoined(pool: Uint16Array | Uint8Array, start: number, end: number): string {
+  let kept = end - start;
+  for (let i = start; i < end; i++) if (pool[i] === BLANK) kept--;
+  if (kept === end - start) return decodeUnits(pool, start, end);
+  const units = new Uint16Array(kept);
+  for (let i = start, n = 0; i < end; i++) if (pool[i] !== BLANK) units[n++] = pool[i] as number;
+  return decodeUnits(units, 0, kept);
+}
 
 function decodeUnits(pool: Uint16Array | Uint8Array, start: number, end: number): string {
   if (end - start <= CHUNK) return String.fromCharCode.apply(null, pool.subarray(start, end) as unknown as number[]);
@@ -108,5 +127,48 @@ export class FormStrings implements Strings {
   get(i: number): string {
     const key = this.#formKey[i] as number;
     return this.#formExact[i] === 1 ? this.#full.get(key) : this.#compact.get(key);
+  }
+}
+
+/**
+ * Each key's compact form in the binary index: its folded words (blank-joined, laid end
+ * to end in `pool` as `ends` says) less `cut[2i]` of them at the start and `cut[2i + 1]`
+ * at the end (a leading `the`, the legal form), run together; the full form itself when
+ * nothing is cut.
+ */
+export class CutStrings implements Strings {
+  readonly #pool: Uint16Array | Uint8Array;
+  readonly #ends: Uint32Array;
+  readonly #cut: Uint8Array;
+  readonly #full: Strings;
+  readonly #decoded = new Map<number, string>();
+
+  constructor(pool: Uint16Array | Uint8Array, ends: Uint32Array, cut: Uint8Array, full: Strings) {
+    this.#pool = pool;
+    this.#ends = ends;
+    this.#cut = cut;
+    this.#full = full;
+  }
+
+  get length(): number {
+    return Math.max(0, this.#ends.length - 1);
+  }
+
+  get(i: number): string {
+    let head = this.#cut[2 * i] as number;
+    let tail = this.#cut[2 * i + 1] as number;
+    if (head === 0 && tail === 0) return this.#full.get(i);
+    let s = this.#decoded.get(i);
+    if (s === undefined) {
+      const pool = this.#pool;
+      let from = this.#ends[i] as number;
+      let to = this.#ends[i + 1] as number;
+      // past `head` blanks from the start, before `tail` blanks from the end
+      while (head > 0 && from < to) if (pool[from++] === BLANK) head--;
+      while (tail > 0 && to > from) if (pool[--to] === BLANK) tail--;
+      s = decodeJoined(pool, from, to);
+      this.#decoded.set(i, s);
+    }
+    return s;
   }
 }
