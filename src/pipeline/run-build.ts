@@ -11,7 +11,8 @@ import { metaView, METHODOLOGY_VERSION, searchDocs, type SiteInput } from '../co
 import { buildSearchFiles, type SearchFiles } from '../core/search/index.ts';
 import { apiDescriptionFor } from '../api/endpoints.ts';
 import { DEFAULT_DEPLOY, MAX_FILES, type DeployTarget } from '../core/policy.ts';
-import { frozenLinks, MAX_FILE_BYTES, PACK_BYTES, packedGroup, packSite, type FrozenLink } from './write/pack-site.ts';
+import { frozenLinks, MAX_FILE_BYTES, packSite, type FrozenLink } from './write/pack-site.ts';
+import { packedGroup } from '../core/views/packs.ts';
 import { loadData } from './read/load-data.ts';
 import { scoreMonths } from './score/score-months.ts';
 import { publishGate } from './release/gate.ts';
@@ -215,7 +216,7 @@ async function buildLocked(opts: BuildOptions, outDir: string): Promise<BuildRes
     const surelyPacked = deploy !== 'static' && reg.companies.length * (pages ? 2 : 1) + 2 * months.length > maxFiles;
     // Its profile pages go into spools, read by the packing: no folder and file per company.
     const spools = surelyPacked && pages ? join(stage.dir, 'spools') : undefined;
-    if (spools) pages!.spoolInto(spools, PACK_BYTES);
+    if (spools) pages!.spoolInto(spools, { maxFileBytes });
     // Past months whose packs the live release has for the same files are linked forward; a
     // site surely packed leaves out their files that come from the cache as they were (a month
     // made again is checked against the ledger as ever). Not a month whose files may change now

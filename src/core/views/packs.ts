@@ -89,6 +89,29 @@ export function packGroup(path: string): string | null {
   return month ? `views/${month[1]}/${month[2]}` : null;
 }
 
+/** What a pack aims at: read whole by a request, so a few megabytes. */
+export const PACK_BYTES = 4 * 1024 * 1024;
+/** The parts of the entries of a view read by entry (`readByEntry`): a request reads the few holding its entries. */
+export const ENTRY_PART_BYTES = 256 * 1024;
+
+/** How a build cuts its files: a host's limit for one file (none: `null`), a pack's and an entry part's size. */
+export interface PackSizes {
+  maxFileBytes?: number | null;
+  packBytes?: number;
+  entryPartBytes?: number;
+}
+
+/**
+ * The group whose packs hold the file at `path` of `size` bytes when the site is packed, or
+ * `null`: a file of no group, one kept in parts (larger than the host takes in one file, or
+ * a view read by entry on such a host), or one larger than a pack (left a file).
+ */
+export function packedGroup(path: string, size: number, o: PackSizes = {}): string | null {
+  const limit = o.maxFileBytes;
+  if (limit && (size > limit || (readByEntry(path) && size > (o.entryPartBytes ?? ENTRY_PART_BYTES)))) return null;
+  return size <= (o.packBytes ?? PACK_BYTES) ? packGroup(path) : null;
+}
+
 /** Pack number `n` of a group. */
 export const packFile = (group: string, n: number): string => `packs/${group}/${n}.pack`;
 

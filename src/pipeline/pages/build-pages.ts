@@ -7,6 +7,7 @@ import { moveDir } from '../release/move-dir.ts';
 import { RECIPE, SERVER, STATIC, entryFiles, pagesInputsKey } from './pages-cache.ts';
 import type { PagesRecipe, RouteRecipe } from './pages-cache.ts';
 import type { RenderJob } from './render-share.ts';
+import type { PackSizes } from '../../core/views/packs.ts';
 import { COMPANY_PARAM, COMPANY_ROUTES, IN_WORKERS_ENV, WORKER_ROUTES, PagePool, pageWorkers, type RenderTotals } from './render-pages.ts';
 import type { CompileAnswer, CompileJob } from '../workers/compile-worker.ts';
 import { tsWorker } from '../workers/worker-pool.ts';
@@ -103,8 +104,8 @@ export interface PagesStep {
   readonly hit: boolean;
   /** The views step begins: on a hit the page workers start and load the compiled modules. */
   prepare(): void;
-  /** The site will surely be packed: from now on the pages of packed groups go into spools in `dir` (write/spool.ts). */
-  spoolInto(dir: string, maxBytes: number): void;
+  /** The site will surely be packed (cut by `sizes`): from now on the pages that go into packs go into spools in `dir` (write/spool.ts). */
+  spoolInto(dir: string, sizes: PackSizes): void;
   /** `meta.json` and the current company views are on disk: on a hit the profiles can be rendered. */
   companiesReady(): void;
   /** The views of `slugs` are on disk (monthly build): on a hit their profiles are rendered at once. */
@@ -227,8 +228,8 @@ export async function openPages(opts: PagesOptions): Promise<PagesStep> {
       pool = new PagePool(workers - 1);
       pool.warm({ serverDir: compiled, manifest: recipe!.manifest, routes: recipe!.routes.filter((r) => r.out === null).map((r) => ({ ...r, from: 0 })) });
     },
-    spoolInto(dir, maxBytes) {
-      spool = { dir, maxBytes };
+    spoolInto(dir, sizes) {
+      spool = { dir, sizes };
     },
     companiesReady() {
       start((c) => COMPANY_ROUTES.includes(c));

@@ -13,7 +13,7 @@ import { createComponent, render as renderTemplate, renderToString } from 'astro
 import type { AstroComponentFactory } from 'astro/runtime/server/index.js';
 import { ByteBuilder } from '../write/byte-builder.ts';
 import { SpoolWriter } from '../write/spool.ts';
-import { packGroup } from '../../core/views/packs.ts';
+import { packedGroup, type PackSizes } from '../../core/views/packs.ts';
 import { collectGarbage } from '../workers/gc.ts';
 import { chromeOf, outFileOf, withChrome } from './page-chrome.ts';
 import type { StaticPath } from './page-chrome.ts';
@@ -32,8 +32,8 @@ export interface RenderJob {
   workers: number;
   /** Only the paths whose `param` is one of `values`: the profiles whose views are on disk. */
   only?: { param: string; values: string[] };
-  /** A site surely packed: the pages of a packed group, up to `maxBytes`, go into spools in `dir` (spool.ts). */
-  spool?: { dir: string; maxBytes: number };
+  /** A site surely packed, cut by `sizes`: the pages that go into packs go into spools in `dir` (spool.ts). */
+  spool?: { dir: string; sizes: PackSizes };
 }
 
 export interface RenderDone {
@@ -417,7 +417,7 @@ export async function renderShare(job: RenderJob): Promise<RenderDone> {
       const p = paths[i]!;
       const path = outFileOf(mod.url, p.params);
       const page = pageBytes(await renderPage(p), chrome);
-      if (spool && page.length <= job.spool!.maxBytes && packGroup(path) !== null) spool.add(path, page);
+      if (spool && packedGroup(path, page.length, job.spool!.sizes) !== null) spool.add(path, page);
       else {
         const file = join(job.outDir, path);
         folderOf(file);

@@ -10,27 +10,20 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, st
 import { dirname, join } from 'node:path';
 import { OPENAPI_PATH } from '../../api/index.ts';
 import { partEnds } from '../../core/search/sections.ts';
-import { PACK_MANIFEST, encodePack, packFile, packGroup, packPath, partFile, readByEntry, splittable, type FrozenGroup, type PackManifest, type SplitFile } from '../../core/views/packs.ts';
+import { ENTRY_PART_BYTES, PACK_BYTES, PACK_MANIFEST, encodePack, packFile, packGroup, packedGroup, packPath, partFile, readByEntry, splittable, type FrozenGroup, type PackManifest, type PackSizes, type SplitFile } from '../../core/views/packs.ts';
 import { JsonWriter } from './write-json.ts';
-import { readSpooled, readSpools, type SpoolEntry } from './spool.ts';
+import { Spools, type SpoolEntry } from './spool.ts';
 
-/** What a pack aims at: read whole by a request, so a few megabytes. */
-export const PACK_BYTES = 4 * 1024 * 1024;
 /** Cloudflare's limit for one file of a Worker's assets or a Pages site. */
 export const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** The parts of a split file: read whole by the function when it needs the file. */
 export const PART_BYTES = 16 * 1024 * 1024;
-/** The parts of the entries of a view read by entry (`readByEntry`): a request reads the few holding its entries. */
-export const ENTRY_PART_BYTES = 256 * 1024;
 
-export interface PackOptions {
+/** `maxFileBytes`: a host's limit for one file (Cloudflare's): a larger file is split, or the build stops naming it. */
+export interface PackOptions extends PackSizes {
   /** Above this many files the site is packed. */
   maxFiles: number;
-  /** A host's limit for one file (Cloudflare's): a larger file is split, or the build stops naming it. */
-  maxFileBytes?: number | null;
-  packBytes?: number;
   partBytes?: number;
-  entryPartBytes?: number;
   /** A past month's groups -> a digest of the ledger's digests of their folders: recorded with their packs. */
   keys?: Record<string, string>;
   /** Groups whose packs are linked from the live release ({@link frozenLinks}) instead of being packed again. */
@@ -55,17 +48,6 @@ export interface PackResult {
   packs: number;
   /** Of the packs, those linked from the live release. */
   linked?: number;
-}
-
-/**
- * The group whose packs hold the file at `path` of `size` bytes when the site is packed, or
- * `null`: a file of no group, one kept in parts (larger than the host takes in one file, or
- * a view read by entry on such a host), or one larger than a pack (left a file).
- */
-export function packedGroup(path: string, size: number, o: Pick<PackOptions, 'maxFileBytes' | 'packBytes' | 'entryPartBytes'> = {}): string | null {
-  const limit = o.maxFileBytes;
-  if (limit && (size > limit || (readByEntry(path) && size > (o.entryPartBytes ?? ENTRY_PART_BYTES)))) return null;
-  return size <= (o.packBytes ?? PACK_BYTES) ? packGroup(path) : null;
 }
 
 const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
@@ -153,22 +135,25 @@ function splitFile(site: string, path: string, partBytes: number, entryPartBytes
  * packSite('dist', { maxFiles: 20_000 }); // { filesBefore: 57_375, files: 1_076, packs: 251 }
  */
 export function packSite(site: string, options: PackOptions): PackResult {
-  const spooled = options.spools ? readSpools(options.spools) : new Map<string, SpoolEntry>();
+  if (!options.spools) return pack(site, options, null);
+  const spools = new Spools(options.spools);
   try {
-    return pack(site, options, spooled);
+    return pack(site, options, spools);
   } finally {
-    if (options.spools) rmSync(options.spools, { recursive: true, force: true });
+    spools.close();
+    rmSync(options.spools, { recursive: true, force: true });
   }
 }
 
-function pack(site: string, options: PackOptions, spooled: Map<string, SpoolEntry>): PackResult {
+function pack(site: string, options: PackOptions, spools: Spools | null): PackResult {
+  const spooled = spools?.entries ?? new Map<string, SpoolEntry>();
   /** Writes a spooled file out where it belongs: it is not in a pack. */
   const unspool = (path: string) => {
     mkdirSync(dirname(join(site, path)), { recursive: true });
-    writeFileSync(join(site, path), readSpooled(spooled.get(path)!));
+    writeFileSync(join(site, path), spools!.read(spooled.get(path)!));
     spooled.delete(path);
   };
-  const bytesOf = (path: string) => (spooled.has(path) ? readSpooled(spooled.get(path)!) : readFileSync(join(site, path)));
+  const bytesOf = (path: string) => (spooled.has(path) ? spools!.read(spooled.get(path)!) : readFileSync(join(site, path)));
   const remove = (path: string) => (spooled.has(path) ? spooled.delete(path) : unlinkSync(join(site, path)));
   const onDisk = listFiles(site);
   // A page Astro's own pipeline wrote may be rendered by a page worker too (the same bytes): one copy.

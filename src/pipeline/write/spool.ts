@@ -55,54 +55,54 @@ export interface SpoolEntry {
   size: number;
 }
 
-/** The entries of every spool file in `dir` (none if there is no such folder), by path. */
-export function readSpools(dir: string): Map<string, SpoolEntry> {
-  const entries = new Map<string, SpoolEntry>();
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith(EXT));
-  } catch {
-    return entries;
-  }
-  const head = Buffer.alloc(4);
-  for (const name of names.sort()) {
-    const file = join(dir, name);
-    const fd = openSync(file, 'r');
+/** The spool files of a folder, open for reading: their entries by path. */
+export class Spools {
+  readonly entries = new Map<string, SpoolEntry>();
+  readonly #fds = new Map<string, number>();
+
+  /** The spools in `dir` (none if there is no such folder). */
+  constructor(dir: string) {
+    let names: string[];
     try {
+      names = readdirSync(dir).filter((n) => n.endsWith(EXT));
+    } catch {
+      return;
+    }
+    const head = Buffer.alloc(4);
+    for (const name of names.sort()) {
+      const file = join(dir, name);
+      const fd = openSync(file, 'r');
+      this.#fds.set(file, fd);
       const u32 = (at: number) => {
         if (readSync(fd, head, 0, 4, at) !== 4) throw new Error(`spool ${file}: truncated at byte ${at}`);
         return head.readUInt32LE();
       };
-      for (let at = 0; ; ) {
-        if (readSync(fd, head, 0, 4, at) === 0) break;
+      for (let at = 0; readSync(fd, head, 0, 4, at) > 0; ) {
         const pathBytes = Buffer.alloc(u32(at));
         readSync(fd, pathBytes, 0, pathBytes.length, at + 4);
         const path = pathBytes.toString();
         const size = u32(at + 4 + pathBytes.length);
         const offset = at + 8 + pathBytes.length;
-        if (entries.has(path)) throw new Error(`spool ${file}: ${path} spooled twice`);
-        entries.set(path, { file, offset, size });
+        if (this.entries.has(path)) throw new Error(`spool ${file}: ${path} spooled twice`);
+        this.entries.set(path, { file, offset, size });
         at = offset + size;
       }
-    } finally {
-      closeSync(fd);
     }
   }
-  return entries;
-}
 
-/** The content of a spooled entry. */
-export function readSpooled(entry: SpoolEntry): Buffer {
-  const bytes = Buffer.allocUnsafe(entry.size);
-  const fd = openSync(entry.file, 'r');
-  try {
+  /** The content of a spooled entry. */
+  read(entry: SpoolEntry): Buffer {
+    const bytes = Buffer.allocUnsafe(entry.size);
     for (let done = 0; done < entry.size; ) {
-      const n = readSync(fd, bytes, done, entry.size - done, entry.offset + done);
+      const n = readSync(this.#fds.get(entry.file)!, bytes, done, entry.size - done, entry.offset + done);
       if (n === 0) throw new Error(`spool ${entry.file}: truncated at byte ${entry.offset + done}`);
       done += n;
     }
-  } finally {
-    closeSync(fd);
+    return bytes;
   }
-  return bytes;
+
+  close(): void {
+    for (const fd of this.#fds.values()) closeSync(fd);
+    this.#fds.clear();
+  }
 }
