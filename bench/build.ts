@@ -38,6 +38,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { BUILD_NODE_ARGS } from '../src/pipeline/workers/build-command.ts';
+import { LEDGER_FILE } from '../src/pipeline/release/ledger.ts';
 import { releasesDir } from '../src/pipeline/release/release.ts';
 import { writeBenchSection } from '../scripts/lib/perf-doc.ts';
 import { prepareBenchData, REFERENCE, subsetDir, type BenchDataParams } from './lib/bench-data.ts';
@@ -305,9 +306,13 @@ try {
     const coldRelease = realpathSync(outDir);
     const releaseCopy = join(work, 'release-cold');
     if (incRuns > 1 || steadyRun) linkTree(coldRelease, releaseCopy);
-    // And the data folder's ledger as it was (the first run records the new month in it).
-    const ledgerFile = join(data.incDir, 'releases.json');
-    const ledgerBefore = existsSync(ledgerFile) ? readFileSync(ledgerFile) : null;
+    // The data folder's ledger as the cold build left it, as an operator's monthly build finds
+    // it (the first run records the new month in it; each repeat starts from it again).
+    const ledgerFile = join(data.incDir, LEDGER_FILE);
+    const coldLedger = join(data.coldDir, LEDGER_FILE);
+    const ledgerBefore = existsSync(coldLedger) ? readFileSync(coldLedger) : null;
+    if (ledgerBefore) writeFileSync(ledgerFile, ledgerBefore);
+    else rmSync(ledgerFile, { force: true });
     asLeftByItsBuild(cacheDir);
     incAll.push(await build('incremental', data.incDir, cacheDir, outDir, pages));
     // The release the first run made: which files a monthly build rewrites (for the steady state below).
