@@ -311,16 +311,15 @@ try {
     const ledgerFile = join(data.incDir, LEDGER_FILE);
     const coldLedger = join(data.coldDir, LEDGER_FILE);
     const ledgerBefore = existsSync(coldLedger) ? readFileSync(coldLedger) : null;
-    if (ledgerBefore) writeFileSync(ledgerFile, ledgerBefore);
-    else rmSync(ledgerFile, { force: true });
+    const restoreLedger = () => (ledgerBefore ? writeFileSync(ledgerFile, ledgerBefore) : rmSync(ledgerFile, { force: true }));
+    restoreLedger();
     asLeftByItsBuild(cacheDir);
     incAll.push(await build('incremental', data.incDir, cacheDir, outDir, pages));
     // The release the first run made: which files a monthly build rewrites (for the steady state below).
     const nextRelease = realpathSync(outDir);
     /** Where one more monthly run starts as the first did: the ledger as it found it, and hard-linked snapshots of the cold build's cache and release (`dist` a link to it). */
     const snapshot = (name: string) => {
-      if (ledgerBefore) writeFileSync(ledgerFile, ledgerBefore);
-      else rmSync(ledgerFile, { force: true });
+      restoreLedger();
       const c = join(work, `cache-${name}`);
       const o = join(work, `dist-${name}`);
       linkTree(coldCache, c);
